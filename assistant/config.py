@@ -1,0 +1,129 @@
+"""Configuration: defaults, then the user's TOML file, then command-line flags.
+
+The file lives in the user's config folder (see `hearth --help`); every key is optional.
+Model paths left empty mean the bundled models.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+
+from .errors import HearthError
+
+APP = "hearth"
+
+
+def default_config_path() -> Path:
+    return Path(os.environ.get("HEARTH_CONFIG") or Path(user_config_dir(APP)) / "config.toml")
+
+
+def _default_data_dir() -> str:
+    return os.environ.get("HEARTH_DATA_DIR") or user_data_dir(APP)
+
+
+def _default_cache_dir() -> str:
+    return os.environ.get("HEARTH_CACHE_DIR") or user_cache_dir(APP)
+
+
+@dataclass
+class Config:
+    # [models]: empty means the bundled model
+    asr_model: str = ""  # a faster-whisper model folder
+    llm_model: str = ""  # a GGUF file
+    llm_endpoint: str = ""  # an OpenAI-compatible base URL, e.g. http://gpu-box:8080/v1 (replaces llm_model)
+    llm_endpoint_model: str = "default"
+    llm_api_key: str = ""
+    tts_voice: str = ""  # a Piper .onnx voice (its .onnx.json beside it)
+    threads: int = 2
+    llm_context: int = 4096
+    # [audio]
+    input_device: str = ""  # index or part of the name; empty = system default
+    output_device: str = ""
+    end_silence_ms: int = 500
+    max_utterance_s: float = 30.0
+    vad_threshold: float = 0.5
+    # [assistant]
+    max_reply_tokens: int = 120
+    history_turns: int = 6
+    temperature: float = 0.7
+    data_dir: str = field(default_factory=_default_data_dir)
+    cache_dir: str = field(default_factory=_default_cache_dir)
+
+    @property
+    def cache_path(self) -> Path:
+        return Path(self.cache_dir).expanduser()
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser()
+
+
+SECTIONS = {
+    "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key", "tts_voice",
+               "threads", "llm_context"),
+    "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold"),
+    "assistant": ("max_reply_tokens", "history_turns", "temperature", "data_dir", "cache_dir"),
+}
+_TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
+
+
+def load_config(path: Path | None = None, overrides: dict | None = None) -> Config:
+    """Defaults, then the TOML file if it exists, then overrides (flags); validated."""
+    path = Path(path) if path else default_config_path()
+    values: dict = {}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise HearthError(f"config file {path} is not valid TOML: {exc}") from None
+        for section, body in data.items():
+            if section not in SECTIONS or not isinstance(body, dict):
+                raise HearthError(f"config file {path}: unknown section [{section}] (known: {', '.join(SECTIONS)})")
+            for key, value in body.items():
+                if key not in SECTIONS[section]:
+                    raise HearthError(f"config file {path}: unknown setting {section}.{key}")
+                values[key] = value
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            values[key] = value
+    config = Config()
+    for key, value in values.items():
+        setattr(config, key, _coerce(key, value))
+    validate(config)
+    return config
+
+
+def _coerce(key: str, value):
+    kind = _TYPES[key]
+    try:
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError):
+        raise HearthError(f"setting {key} must be a {kind}, got {value!r}") from None
+
+
+def validate(config: Config) -> None:
+    """Reject values that cannot work, each with a one-line reason."""
+    if not 100 <= config.end_silence_ms <= 5000:
+        raise HearthError(f"end_silence_ms must be between 100 and 5000, got {config.end_silence_ms}")
+    if not 1.0 <= config.max_utterance_s <= 300:
+        raise HearthError(f"max_utterance_s must be between 1 and 300, got {config.max_utterance_s}")
+    if not 0.05 <= config.vad_threshold <= 0.95:
+        raise HearthError(f"vad_threshold must be between 0.05 and 0.95, got {config.vad_threshold}")
+    if config.threads < 1:
+        raise HearthError(f"threads must be at least 1, got {config.threads}")
+    if config.max_reply_tokens < 8:
+        raise HearthError(f"max_reply_tokens must be at least 8, got {config.max_reply_tokens}")
+    for key in ("asr_model", "llm_model", "tts_voice"):
+        value = getattr(config, key)
+        if value and not Path(value).expanduser().exists():
+            raise HearthError(f"{key} path does not exist: {value}")

@@ -1,0 +1,61 @@
+"""Loading every engine the loop needs from the configuration, reporting progress as each loads."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from audio.vad import SileroVad
+from models import ModelError, bundled
+from models.asr import WhisperTranscriber
+from models.llm import ChatModel, LlamaCppChat, OpenAICompatChat
+from models.tts import PiperSynthesizer
+
+from .config import Config
+
+Progress = Callable[[str, str, float], None]  # (engine, "loading" | "ready", seconds)
+
+
+@dataclass
+class Engines:
+    vad: SileroVad
+    asr: WhisperTranscriber
+    llm: ChatModel
+    tts: PiperSynthesizer
+
+    def describe(self) -> dict[str, str]:
+        return {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
+
+
+def load_llm(config: Config) -> ChatModel:
+    if config.llm_endpoint:
+        return OpenAICompatChat(config.llm_endpoint, config.llm_endpoint_model, config.llm_api_key)
+    path = Path(config.llm_model).expanduser() if config.llm_model else bundled.bundled_llm(config.cache_path)
+    return LlamaCppChat(path, context=config.llm_context, threads=config.threads)
+
+
+def load_engines(config: Config, progress: Progress | None = None) -> Engines:
+    report = progress or (lambda *_: None)
+
+    def timed(name: str, make):
+        report(name, "loading", 0.0)
+        start = time.monotonic()
+        engine = make()
+        report(name, "ready", time.monotonic() - start)
+        return engine
+
+    vad = timed("vad", lambda: SileroVad(config.vad_threshold))
+    asr = timed("asr", lambda: WhisperTranscriber(
+        Path(config.asr_model).expanduser() if config.asr_model else bundled.whisper_dir(), threads=config.threads))
+    llm = timed("llm", lambda: load_llm(config))
+    if config.tts_voice:
+        voice = Path(config.tts_voice).expanduser()
+        tts = timed("tts", lambda: PiperSynthesizer(voice))
+    else:
+        tts = timed("tts", lambda: PiperSynthesizer(*bundled.piper_voice()))
+    return Engines(vad=vad, asr=asr, llm=llm, tts=tts)
+
+
+__all__ = ["Engines", "load_engines", "load_llm", "ModelError"]

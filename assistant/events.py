@@ -1,0 +1,144 @@
+"""Typed events: every stage of a turn reports what happened and when, on one clock.
+
+The replay log, the benchmarks and the TUI all read these, so each timing is measured once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Event:
+    turn_id: int
+    t: float  # seconds on the session's clock
+
+    @property
+    def kind(self) -> str:
+        return _KIND_BY_TYPE[type(self)]
+
+    def to_json(self) -> str:
+        body = {"event": self.kind, **dataclasses.asdict(self)}
+        return json.dumps(body, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class SpeechStart(Event):
+    """Voice detected: the first frame of the utterance (pre-roll excluded) on the clock."""
+
+
+@dataclass(frozen=True)
+class PartialTranscript(Event):
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class SpeechEnd(Event):
+    """The last voiced frame of the utterance ended at t."""
+
+
+@dataclass(frozen=True)
+class SpeechResumed(Event):
+    """Voice came back before the endpoint: work started in the silence is dropped."""
+
+
+@dataclass(frozen=True)
+class Endpoint(Event):
+    audio_seconds: float = 0.0
+    cut: bool = False  # the utterance hit the maximum length
+
+
+@dataclass(frozen=True)
+class AsrDone(Event):
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class SpeakerIdentified(Event):
+    person: str | None = None
+    score: float = 0.0
+    runner_up: str | None = None
+    runner_up_score: float = 0.0
+
+
+@dataclass(frozen=True)
+class RecallDone(Event):
+    memories: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class LlmFirstToken(Event):
+    pass
+
+
+@dataclass(frozen=True)
+class SentenceReady(Event):
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class FirstAudio(Event):
+    """The first sample of the reply reached the sink."""
+
+
+@dataclass(frozen=True)
+class ReplyDone(Event):
+    text: str = ""
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class TurnSkipped(Event):
+    """An utterance produced no words worth answering (for example a cough)."""
+
+    reason: str = ""
+
+
+_KIND_BY_TYPE: dict[type, str] = {
+    SpeechStart: "speech_start",
+    PartialTranscript: "partial_transcript",
+    SpeechEnd: "speech_end",
+    SpeechResumed: "speech_resumed",
+    Endpoint: "endpoint",
+    AsrDone: "asr_done",
+    SpeakerIdentified: "speaker_identified",
+    RecallDone: "recall_done",
+    LlmFirstToken: "llm_first_token",
+    SentenceReady: "sentence_ready",
+    FirstAudio: "first_audio",
+    ReplyDone: "reply_done",
+    TurnSkipped: "turn_skipped",
+}
+
+# The moments every answered turn must pass through, in this order.
+TURN_MOMENTS: tuple[type[Event], ...] = (
+    SpeechStart,
+    SpeechEnd,
+    Endpoint,
+    AsrDone,
+    LlmFirstToken,
+    FirstAudio,
+    ReplyDone,
+)
+
+
+@dataclass
+class EventBus:
+    """Delivers each event to every subscriber, in the order they subscribed. Thread-safe."""
+
+    _subscribers: list[Callable[[Event], None]] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def subscribe(self, callback: Callable[[Event], None]) -> None:
+        with self._lock:
+            self._subscribers.append(callback)
+
+    def emit(self, event: Event) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            callback(event)

@@ -1,0 +1,38 @@
+"""The prompt: a short system prompt for a warm, brief, spoken style, then recent turns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SYSTEM_PROMPT = (
+    "You are Hearth, a friendly voice assistant on the user's desk. Your words are spoken aloud, "
+    "so answer warmly and briefly, in one to three short sentences of plain speech: no lists, "
+    "no markdown, no emoji. If you did not catch what was said, ask the person to repeat it."
+)
+
+
+@dataclass
+class History:
+    """The session's recent turns, newest last. Only what was actually spoken is kept."""
+
+    max_turns: int = 6
+    turns: list[tuple[str, str]] = field(default_factory=list)  # (user text, assistant text)
+
+    def add(self, user: str, assistant: str) -> None:
+        self.turns.append((user, assistant))
+        del self.turns[: -self.max_turns or None]
+
+
+def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:
+    """System prompt first and unchanged, so llama.cpp can reuse its cached prefix across turns."""
+    system = SYSTEM_PROMPT
+    if speaker:
+        system += f" You are talking with {speaker}."
+    if memory_block:
+        system += "\n\nWhat you remember about this person (use it only when relevant):\n" + memory_block
+    messages = [{"role": "system", "content": system}]
+    for user, assistant in history.turns:
+        messages.append({"role": "user", "content": user})
+        messages.append({"role": "assistant", "content": assistant})
+    messages.append({"role": "user", "content": user_text})
+    return messages

@@ -1,0 +1,54 @@
+"""Split a stream of LLM tokens into sentences as they arrive, so speech can start early."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+# An end mark followed by whitespace ends a sentence, unless the word before is an abbreviation.
+_END = re.compile(r"[.!?…]+[\"')\]]*\s")
+_ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "e.g.", "i.e.", "etc.", "vs.", "no.", "jr.", "sr."}
+MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
+
+
+def split_complete(buffer: str) -> tuple[list[str], str]:
+    """Complete sentences at the front of buffer, and the unfinished rest."""
+    sentences: list[str] = []
+    start = 0
+    for m in _END.finditer(buffer):
+        end = m.end()
+        candidate = buffer[start:end].strip()
+        last_word = candidate.split()[-1].lower() if candidate.split() else ""
+        if last_word in _ABBREVIATIONS or _is_decimal_or_initial(buffer, m.start()):
+            continue
+        if len(candidate) < MIN_CHARS:
+            continue
+        sentences.append(candidate)
+        start = end
+    # a newline is a hard break too (lists, paragraphs)
+    rest = buffer[start:]
+    if "\n" in rest:
+        *done, rest = rest.split("\n")
+        sentences.extend(s.strip() for s in done if s.strip())
+    return sentences, rest
+
+
+def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
+    before = buffer[dot_at - 1] if dot_at > 0 else ""
+    after = buffer[dot_at + 1] if dot_at + 1 < len(buffer) else ""
+    # "J. Smith": a single capital letter before the dot
+    if before.isupper() and (dot_at < 2 or not buffer[dot_at - 2].isalpha()):
+        return True
+    return before.isdigit() and after.isdigit()
+
+
+def sentences_from_tokens(tokens: Iterable[str]) -> Iterator[str]:
+    """Yield each sentence as soon as it is complete; the remainder at the end."""
+    buffer = ""
+    for token in tokens:
+        buffer += token
+        done, buffer = split_complete(buffer)
+        yield from done
+    tail = buffer.strip()
+    if tail:
+        yield tail

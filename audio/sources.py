@@ -1,0 +1,188 @@
+"""Audio sources: a recording file or a microphone, both yielding 32 ms frames at 16 kHz mono.
+
+The loop sees only the AudioSource interface, so a wav file stands in for the microphone in
+tests and replays with nothing else changed.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Protocol
+
+import numpy as np
+
+from . import FRAME_SAMPLES, SAMPLE_RATE
+from .convert import StreamResampler, to_mono
+
+
+class AudioInputError(Exception):
+    """A recording or input device that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    samples: np.ndarray  # float32, FRAME_SAMPLES long, 16 kHz mono
+    index: int  # frame number since the source started
+    media_end: float  # seconds of audio up to the end of this frame
+
+    @property
+    def media_start(self) -> float:
+        return self.media_end - FRAME_SAMPLES / SAMPLE_RATE
+
+
+class AudioSource(Protocol):
+    name: str
+
+    def frames(self) -> Iterator[Frame]: ...
+
+    def close(self) -> None: ...
+
+
+def _framer(chunks: Iterator[np.ndarray]) -> Iterator[Frame]:
+    """Cut a stream of 16 kHz mono chunks into fixed frames; the last one is zero-padded."""
+    pending = np.zeros(0, dtype=np.float32)
+    index = 0
+    for chunk in chunks:
+        pending = np.concatenate([pending, chunk]) if len(pending) else chunk
+        while len(pending) >= FRAME_SAMPLES:
+            frame, pending = pending[:FRAME_SAMPLES], pending[FRAME_SAMPLES:]
+            index += 1
+            yield Frame(np.ascontiguousarray(frame), index - 1, index * FRAME_SAMPLES / SAMPLE_RATE)
+    if len(pending):
+        frame = np.zeros(FRAME_SAMPLES, dtype=np.float32)
+        frame[: len(pending)] = pending
+        index += 1
+        yield Frame(frame, index - 1, index * FRAME_SAMPLES / SAMPLE_RATE)
+
+
+def open_audio_file(path: Path):
+    """Open a recording with soundfile, turning every failure into one clear line."""
+    import soundfile as sf
+
+    path = Path(path)
+    if not path.exists():
+        raise AudioInputError(f"audio file not found: {path}")
+    if path.is_dir():
+        raise AudioInputError(f"expected an audio file but got a folder: {path}")
+    if path.stat().st_size == 0:
+        raise AudioInputError(f"audio file is empty: {path}")
+    try:
+        handle = sf.SoundFile(str(path))
+    except Exception as exc:  # soundfile raises several types for unreadable input
+        raise AudioInputError(f"not a readable audio file: {path} ({_first_line(exc)})") from None
+    if handle.frames == 0:
+        handle.close()
+        raise AudioInputError(f"audio file has no samples: {path}")
+    return handle
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def read_audio_file(path: Path) -> np.ndarray:
+    """The whole file as 16 kHz mono float32."""
+    return np.concatenate([f.samples for f in FileSource(path).frames()])
+
+
+class FileSource:
+    """Replays a recording (wav, flac, mp3, ogg; any rate, channels and sample width).
+
+    realtime=True paces frames at the speed they were recorded, as a microphone would;
+    otherwise frames come as fast as the loop takes them.
+    """
+
+    BLOCK = 16_384  # samples read from disk at a time
+
+    def __init__(self, path: Path | str, realtime: bool = False, tail_silence: float = 1.0) -> None:
+        self.path = Path(path)
+        self.name = self.path.name
+        self.realtime = realtime
+        self.tail_silence = tail_silence  # silence appended so speech at the very end gets its endpoint
+        handle = open_audio_file(self.path)  # fail early, with the clear message
+        self.source_rate = handle.samplerate
+        self.seconds = handle.frames / handle.samplerate
+        handle.close()
+        self._closed = False
+
+    def _chunks(self) -> Iterator[np.ndarray]:
+        handle = open_audio_file(self.path)
+        resampler = StreamResampler(handle.samplerate, SAMPLE_RATE)
+        try:
+            while not self._closed:
+                try:
+                    block = handle.read(self.BLOCK, dtype="float32", always_2d=True)
+                except Exception as exc:
+                    raise AudioInputError(f"audio file is damaged: {self.path} ({_first_line(exc)})") from None
+                if len(block) == 0:
+                    break
+                yield resampler.process(to_mono(block))
+            yield resampler.process(np.zeros(0, dtype=np.float32), last=True)
+        finally:
+            handle.close()
+        if self.tail_silence > 0:
+            yield np.zeros(int(self.tail_silence * SAMPLE_RATE), dtype=np.float32)
+
+    def frames(self) -> Iterator[Frame]:
+        started = time.monotonic()
+        for frame in _framer(self._chunks()):
+            if self.realtime:
+                delay = started + frame.media_end - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            yield frame
+
+    def close(self) -> None:
+        self._closed = True
+
+
+class MicSource:
+    """The microphone through sounddevice, at the device's own rate, resampled to 16 kHz mono."""
+
+    def __init__(self, device: int | str | None = None, stall_seconds: float = 2.0) -> None:
+        from .devices import input_device, load_sounddevice
+
+        self._sd = load_sounddevice()
+        self.device_index, info = input_device(self._sd, device)
+        self.name = str(info["name"])
+        self.rate = int(info["default_samplerate"])
+        self.stall_seconds = stall_seconds
+        self._queue: queue.Queue[np.ndarray] = queue.Queue()
+        self._stream = None
+        self._closed = False
+
+    def _callback(self, indata, frames, time_info, status) -> None:  # runs on PortAudio's thread
+        self._queue.put(indata.copy())
+
+    def _chunks(self) -> Iterator[np.ndarray]:
+        resampler = StreamResampler(self.rate, SAMPLE_RATE)
+        try:
+            self._stream = self._sd.InputStream(
+                device=self.device_index, channels=1, samplerate=self.rate, dtype="float32",
+                blocksize=int(self.rate * 0.032), callback=self._callback,
+            )
+            self._stream.start()
+        except Exception as exc:
+            raise AudioInputError(f"cannot open input device {self.name!r}: {_first_line(exc)}") from None
+        while not self._closed:
+            try:
+                block = self._queue.get(timeout=self.stall_seconds)
+            except queue.Empty:
+                raise AudioInputError(
+                    f"input device {self.name!r} stopped delivering audio (unplugged or stalled)"
+                ) from None
+            yield resampler.process(to_mono(block))
+
+    def frames(self) -> Iterator[Frame]:
+        yield from _framer(self._chunks())
+
+    def close(self) -> None:
+        self._closed = True
+        if self._stream is not None:
+            self._stream.stop()
+            self._stream.close()
+            self._stream = None

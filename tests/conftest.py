@@ -1,0 +1,46 @@
+"""Shared fixtures: the real models, loaded once, and the real recordings in ../shared/data."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SPEECH = SHARED_DATA / "speech"
+
+
+def speech_manifest() -> list[dict]:
+    if not (SPEECH / "manifest.json").exists():
+        return []
+    return json.loads((SPEECH / "manifest.json").read_text())["items"]
+
+
+def items(role: str) -> list[dict]:
+    return [i for i in speech_manifest() if i["role"] == role]
+
+
+@pytest.fixture(scope="session")
+def speech_dir() -> Path:
+    if not SPEECH.is_dir():
+        pytest.skip(f"shared speech data not found at {SPEECH}")
+    return SPEECH
+
+
+@pytest.fixture(scope="session")
+def test_config(tmp_path_factory):
+    from assistant.config import Config
+
+    # Short replies keep the suite quick; the bundled LLM is assembled once into the user cache.
+    return Config(max_reply_tokens=48, data_dir=str(tmp_path_factory.mktemp("data")),
+                  cache_dir=os.environ.get("HEARTH_CACHE_DIR") or Config().cache_dir)
+
+
+@pytest.fixture(scope="session")
+def engines(test_config):
+    from assistant.engines import load_engines
+
+    return load_engines(test_config)

@@ -1,0 +1,43 @@
+from assistant.sentences import sentences_from_tokens, split_complete
+
+
+def stream(text: str, size: int = 3):
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def test_sentences_come_out_as_they_complete():
+    got = list(sentences_from_tokens(stream("Hello there, Dana. How was the walk today? I hope Biscuit enjoyed it!")))
+    assert got == ["Hello there, Dana.", "How was the walk today?", "I hope Biscuit enjoyed it!"]
+
+
+def test_first_sentence_is_released_before_the_stream_ends():
+    tokens = iter(stream("It is sunny outside today. And tomorrow it will rain a lot"))
+    gen = sentences_from_tokens(tokens)
+    assert next(gen) == "It is sunny outside today."
+    assert list(tokens)  # tokens were still left when the first sentence came out
+
+
+def test_abbreviations_decimals_and_initials_do_not_split():
+    got = list(sentences_from_tokens(stream("Dr. Smith said it costs 3.5 dollars. J. R. R. Tolkien wrote it well.")))
+    assert got == ["Dr. Smith said it costs 3.5 dollars.", "J. R. R. Tolkien wrote it well."]
+
+
+def test_very_short_fragments_join_the_next_sentence():
+    got = list(sentences_from_tokens(stream("Oh. That sounds like a lovely day out.")))
+    assert got == ["Oh. That sounds like a lovely day out."]
+
+
+def test_unfinished_tail_is_returned_by_split_and_flushed_at_the_end():
+    done, rest = split_complete("This one is finished. This one is not")
+    assert done == ["This one is finished."] and rest == "This one is not"
+    assert list(sentences_from_tokens(["no end mark at all"])) == ["no end mark at all"]
+
+
+def test_newlines_break_sentences():
+    assert list(sentences_from_tokens(["first line without a stop\nsecond line"])) == [
+        "first line without a stop", "second line"]
+
+
+def test_empty_stream_yields_nothing():
+    assert list(sentences_from_tokens([])) == []
+    assert list(sentences_from_tokens(["  ", ""])) == []
