@@ -11,7 +11,7 @@ from assistant.timings import events_complete_and_ordered
 from conftest import items
 from wer import word_errors
 
-# Measured on these 18 clips with the bundled Whisper tiny.en (int8, beam 1): 5.5% corpus WER.
+# Measured on the 17 asr clips of the manifest with the bundled Whisper tiny.en (int8, beam 1): 5.5% corpus WER.
 MEASURED_WER = 0.055
 WER_MARGIN = 0.02
 
@@ -28,7 +28,7 @@ def test_word_error_rate_over_the_asr_clips(asr_replays):
     for item, result in asr_replays:
         e, n = word_errors(item["transcript"], " ".join(r.heard for r in result.records if r.heard))
         errors, words = errors + e, words + n
-    assert len(asr_replays) == 18
+    assert len(asr_replays) == len(items("asr")) > 0
     assert errors / words <= MEASURED_WER + WER_MARGIN, f"WER {errors / words:.3f}"
 
 
