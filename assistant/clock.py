@@ -21,19 +21,24 @@ class MonotonicClock:
 
 
 class ReplayClock:
-    """Follows the recording while the loop keeps up with it, and real time while the loop is busy.
+    """Time for fast replays: the recording's own time, paused whenever the loop is busy.
 
-    Reading a frame moves the clock forward to that frame's end in the recording, never back:
-    if the loop fell behind (it was answering), the frame is treated as read from a queue, now.
-    Between frames, the clock runs at real speed, so every stage's duration is its real duration.
+    While the loop keeps up, reading a frame sets the clock to that frame's end in the recording.
+    When the loop falls behind (it was answering), the recording is treated as paused for that
+    long, as a person waits for a reply: later frames keep their spacing from then on. Between
+    frames the clock runs at real speed, so every stage's duration is its real duration.
     """
 
     def __init__(self) -> None:
+        self._offset = 0.0  # how long the recording has been paused in total
         self._base = 0.0
         self._base_real = time.monotonic()
 
     def frame_read(self, media_end_time: float) -> None:
-        self._base = max(self.now(), media_end_time)
+        now = self.now()
+        if media_end_time + self._offset < now:
+            self._offset = now - media_end_time
+        self._base = media_end_time + self._offset
         self._base_real = time.monotonic()
 
     def now(self) -> float:

@@ -48,6 +48,8 @@ class Config:
     end_silence_ms: int = 500
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
+    partial_interval_ms: int = 600  # how often the growing utterance is transcribed while it is spoken
+    echo_guard: str = "threshold"  # speakers: "threshold" (barge-in needs a clear voice) or "mute"; headphones: "off"
     # [assistant]
     max_reply_tokens: int = 120
     history_turns: int = 6
@@ -67,7 +69,8 @@ class Config:
 SECTIONS = {
     "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key", "tts_voice",
                "threads", "llm_context"),
-    "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold"),
+    "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
+              "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "history_turns", "temperature", "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
@@ -119,6 +122,10 @@ def validate(config: Config) -> None:
         raise HearthError(f"max_utterance_s must be between 1 and 300, got {config.max_utterance_s}")
     if not 0.05 <= config.vad_threshold <= 0.95:
         raise HearthError(f"vad_threshold must be between 0.05 and 0.95, got {config.vad_threshold}")
+    if config.partial_interval_ms < 100:
+        raise HearthError(f"partial_interval_ms must be at least 100, got {config.partial_interval_ms}")
+    if config.echo_guard not in ("threshold", "mute", "off"):
+        raise HearthError(f"echo_guard must be threshold, mute or off, got {config.echo_guard!r}")
     if config.threads < 1:
         raise HearthError(f"threads must be at least 1, got {config.threads}")
     if config.max_reply_tokens < 8:

@@ -25,7 +25,7 @@ SCRIPT = (
 )
 USER_SPEED = 1.1  # the user speaks a little faster than Hearth…
 USER_PITCH = 1.12  # …and higher: the samples are played back 12% faster than they were made
-PAUSE_SECONDS = 4.0  # the person waits for the reply before speaking again
+PAUSE_SECONDS = 1.5
 
 
 def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -> Path:

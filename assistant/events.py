@@ -55,6 +55,7 @@ class Endpoint(Event):
 @dataclass(frozen=True)
 class AsrDone(Event):
     text: str = ""
+    started: float = 0.0  # when this transcription began (it may begin before the endpoint)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class SpeakerIdentified(Event):
 @dataclass(frozen=True)
 class RecallDone(Event):
     memories: tuple[dict[str, Any], ...] = ()
+    started: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,21 @@ class ReplyDone(Event):
 
 
 @dataclass(frozen=True)
+class PlaybackStopped(Event):
+    """Barge-in: the person spoke over the reply and playback stopped."""
+
+    heard_seconds: float = 0.0  # how much of the reply was played before it stopped
+
+
+@dataclass(frozen=True)
+class SpeculationDropped(Event):
+    """Work started in the silence window was thrown away because the person went on."""
+
+    cpu_seconds: float = 0.0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class TurnSkipped(Event):
     """An utterance produced no words worth answering (for example a cough)."""
 
@@ -111,18 +128,19 @@ _KIND_BY_TYPE: dict[type, str] = {
     SentenceReady: "sentence_ready",
     FirstAudio: "first_audio",
     ReplyDone: "reply_done",
+    PlaybackStopped: "playback_stopped",
+    SpeculationDropped: "speculation_dropped",
     TurnSkipped: "turn_skipped",
 }
 
-# The moments every answered turn must pass through, in this order.
+# The moments every answered turn passes through, each exactly once. Two chains are ordered:
+# what the listener sees, and what the responder does; work may begin before the endpoint.
 TURN_MOMENTS: tuple[type[Event], ...] = (
-    SpeechStart,
-    SpeechEnd,
-    Endpoint,
-    AsrDone,
-    LlmFirstToken,
-    FirstAudio,
-    ReplyDone,
+    SpeechStart, SpeechEnd, Endpoint, AsrDone, RecallDone, LlmFirstToken, FirstAudio, ReplyDone,
+)
+ORDERED_CHAINS: tuple[tuple[type[Event], ...], ...] = (
+    (SpeechStart, SpeechEnd, Endpoint, FirstAudio, ReplyDone),
+    (SpeechEnd, AsrDone, RecallDone, LlmFirstToken, FirstAudio),
 )
 
 

@@ -1,28 +1,37 @@
-"""The turn loop: frames in, utterances found, transcribed, answered, spoken; an event at every moment.
+"""The turn loop: frames in, utterances found, answered and spoken, with an event at every moment.
 
-This is the sequential baseline: one turn is finished before the next frame is read. Each stage
-is a short method so that later work (partials, speculation, barge-in) can move stages onto
-workers without changing what they emit.
+The listening thread (this one) runs the VAD and the endpointer on every frame and never waits
+for a model. Reply work runs on the Responder's thread; partial transcripts on their own. The
+TurnPlanner decides, from the endpointer's signals alone, what to start, release or cancel.
+
+LoopOptions switch each speed-up on or off; all off is the sequential baseline the benchmark
+compares against: no partials, no anticipation, no speculation, the whole reply voiced first.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
+import numpy as np
+
 from audio.endpointer import EndpointSettings, Signal
-from audio.listener import Listener, Utterance
+from audio.listener import Listener
 from audio.sinks import AudioSink
 from audio.sources import Frame
 
 from . import events as ev
 from .clock import Clock
 from .config import Config
+from .endpointing import end_silence_for
 from .engines import Engines
-from .prompt import History, build_messages
-from .sentences import sentences_from_tokens
+from .partials import PartialTranscriber
+from .prompt import History
+from .responder import Responder
+from .turns import CancelJob, ReleaseJob, StartJob, TurnPlanner
 
 
 class TurnMemory(Protocol):
@@ -33,6 +42,22 @@ class TurnMemory(Protocol):
     def remember(self, user_text: str, reply_text: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class LoopOptions:
+    partials: bool = True  # transcribe while the person speaks
+    anticipate: bool = True  # partial transcripts prepare the memory candidate pool
+    speculate: bool = True  # start the reply when the voice stops, release it at the endpoint
+    stream_audio: bool = True  # play the first sentence while the rest is generated
+    adaptive_endpoint: bool = True  # shorter silence after a question, longer after "and..."
+    wait_for_reply: bool = False  # fast replays: the recording waits for each reply, as a person would
+    echo_threshold: float = 0.85  # the VAD threshold while Hearth speaks, with echo_guard = "threshold"
+
+    @classmethod
+    def sequential(cls, **kw) -> "LoopOptions":
+        return cls(partials=False, anticipate=False, speculate=False, stream_audio=False,
+                   adaptive_endpoint=False, **kw)
+
+
 @dataclass
 class TurnRecord:
     turn_id: int
@@ -40,6 +65,7 @@ class TurnRecord:
     reply: str = ""
     events: list[ev.Event] = field(default_factory=list)
     skipped: str = ""  # why no reply was given, if none was
+    interrupted: bool = False
 
 
 _NO_WORDS = re.compile(r"^[\W_]*$")
@@ -51,32 +77,47 @@ def worth_answering(text: str) -> bool:
     return not (_NO_WORDS.match(text) or _NON_SPEECH_TAG.match(text))
 
 
-FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
-
-
 def endpoint_settings(config: Config) -> EndpointSettings:
     return EndpointSettings(end_silence_seconds=config.end_silence_ms / 1000, max_seconds=config.max_utterance_s)
 
 
 class TurnLoop:
     def __init__(self, engines: Engines, sink: AudioSink, bus: ev.EventBus, clock: Clock, config: Config,
-                 memory: TurnMemory | None = None) -> None:
+                 memory: TurnMemory | None = None, options: LoopOptions | None = None) -> None:
         self.engines = engines
         self.sink = sink
         self.bus = bus
         self.clock = clock
         self.config = config
         self.memory = memory
+        self.options = options or LoopOptions()
         self.history = History(max_turns=config.history_turns)
         self.records: list[TurnRecord] = []
-        self._turn_id = 0
+        self._records_by_turn: dict[int, TurnRecord] = {}
+        self._records_lock = threading.Lock()
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
+        self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
+                                   stream_audio=self.options.stream_audio)
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: ev.Event) -> None:
-        if self.records and self.records[-1].turn_id == event.turn_id:
-            self.records[-1].events.append(event)
+        with self._records_lock:
+            record = self._records_by_turn.get(event.turn_id)
+            if record is not None:
+                record.events.append(event)
+                if isinstance(event, ev.AsrDone):
+                    record.heard = event.text
+                elif isinstance(event, ev.ReplyDone):
+                    record.reply, record.interrupted = event.text, event.interrupted
+                elif isinstance(event, ev.TurnSkipped):
+                    record.skipped = event.reason
         self.bus.emit(event)
+
+    def _new_record(self, turn_id: int) -> None:
+        with self._records_lock:
+            record = TurnRecord(turn_id)
+            self.records.append(record)
+            self._records_by_turn[turn_id] = record
 
     def _time_of_frame(self, index: int) -> float:
         """Clock time at which the end of frame `index` was read."""
@@ -85,94 +126,99 @@ class TurnLoop:
                 return t
         return self.clock.now()
 
-    # -- listening ------------------------------------------------------------------------
-    def run(self, frames: Iterator[Frame]) -> list[TurnRecord]:
-        self.engines.vad.reset()
-        listener = Listener(self.engines.vad.probability, endpoint_settings(self.config), self.config.vad_threshold)
-        for heard in listener.hear(self._timed(frames)):
-            signal = heard.step.signal
-            if signal is Signal.SPEECH_START:
-                self._turn_id += 1
-                self.records.append(TurnRecord(self._turn_id))
-                onset = heard.frame.index - listener.endpointer._start_frames + 1
-                self._emit(ev.SpeechStart(self._turn_id, self._time_of_frame(onset - 1)))
-            elif signal is Signal.SPEECH_RESUMED:
-                self._emit(ev.SpeechResumed(self._turn_id, self.clock.now()))
-            elif signal is Signal.DISCARD:
-                self.records[-1].skipped = "too short"
-                self._emit(ev.TurnSkipped(self._turn_id, self.clock.now(), reason="too short"))
-            elif signal is Signal.ENDPOINT:
-                self.answer(heard.utterance)
-        return self.records
-
     def _timed(self, frames: Iterator[Frame]) -> Iterator[Frame]:
         for frame in frames:
             self._frame_times.append((frame.index, self.clock.now()))
             yield frame
 
-    # -- answering ------------------------------------------------------------------------
-    def answer(self, utterance: Utterance) -> TurnRecord:
-        turn = self._turn_id
-        record = self.records[-1]
-        self._emit(ev.SpeechEnd(turn, self._time_of_frame(utterance.last_voiced_frame)))
-        self._emit(ev.Endpoint(turn, self.clock.now(), audio_seconds=utterance.seconds, cut=utterance.cut))
+    # -- listening ------------------------------------------------------------------------
+    def run(self, frames: Iterator[Frame]) -> list[TurnRecord]:
+        opts = self.options
+        self.engines.vad.reset()
+        listener = Listener(self.engines.vad.probability, endpoint_settings(self.config), self.config.vad_threshold)
+        planner = TurnPlanner(speculate=opts.speculate)
+        partials = PartialTranscriber(self.engines.asr.transcribe, self._emit, self.clock,
+                                      interval=self.config.partial_interval_ms / 1000,
+                                      on_text=self._on_partial) if opts.partials else None
+        self._listener = listener
+        try:
+            for heard in listener.hear(self._timed(frames)):
+                self._collect_finished(planner)
+                listener.threshold = self._threshold(planner)
+                step = heard.step
+                if step.signal is Signal.SPEECH_START:
+                    self._new_record(planner.turn_id + 1)
+                    listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
+                    if partials:
+                        partials.reset(planner.turn_id + 1)
+                if partials and step.signal is Signal.SILENCE_START:
+                    partials.reset(0)  # a partial still running now would arrive after the final one
+                elif partials and step.signal is Signal.SPEECH_RESUMED:
+                    partials.reset(planner.turn_id)
+                actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame)
+                self._announce(step, heard, planner.turn_id, listener)
+                for action in actions:
+                    self._act(action, heard.utterance.audio if heard.utterance is not None
+                              else listener.current_audio())
+                if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window:
+                    partials.offer(planner.turn_id, listener.current_audio)
+        finally:
+            self._drain(planner)
+        return self.records
 
-        text = self.engines.asr.transcribe(utterance.audio)
-        record.heard = text
-        self._emit(ev.AsrDone(turn, self.clock.now(), text=text))
-        if not worth_answering(text):
-            record.skipped = "no words"
-            self._emit(ev.TurnSkipped(turn, self.clock.now(), reason="no words"))
-            return record
+    def _threshold(self, planner: TurnPlanner) -> float:
+        """While Hearth is talking, its own voice must not start a turn (speakers, no headphones)."""
+        guard = self.config.echo_guard
+        if planner.replying is None or not self.sink.playing or guard == "off":
+            return self.config.vad_threshold
+        return 1.01 if guard == "mute" else max(self.options.echo_threshold,
+                                                                  self.config.vad_threshold)
 
-        block, memories = self.memory.recall(text) if self.memory else ("", [])
-        self._emit(ev.RecallDone(turn, self.clock.now(), memories=tuple(memories)))
+    def _announce(self, step, heard, turn_id: int, listener: Listener) -> None:
+        signal = step.signal
+        if signal is Signal.SPEECH_START:
+            onset = heard.frame.index - listener.endpointer.start_frames + 1
+            self._emit(ev.SpeechStart(turn_id, self._time_of_frame(onset - 1)))
+        elif signal is Signal.SPEECH_RESUMED:
+            self._emit(ev.SpeechResumed(turn_id, self.clock.now()))
+        elif signal is Signal.DISCARD:
+            self._emit(ev.TurnSkipped(turn_id, self.clock.now(), reason="too short"))
+        elif signal is Signal.ENDPOINT:
+            u = heard.utterance
+            self._emit(ev.SpeechEnd(turn_id, self._time_of_frame(u.last_voiced_frame)))
+            self._emit(ev.Endpoint(turn_id, self.clock.now(), audio_seconds=u.seconds, cut=u.cut))
 
-        record.reply = self.speak(turn, build_messages(text, self.history, block))
-        self.history.add(text, record.reply)
-        if self.memory:
-            self.memory.remember(text, record.reply)
-        return record
+    def _act(self, action, audio: np.ndarray) -> None:
+        if isinstance(action, StartJob):
+            self.responder.start(action.job_id, action.turn_id, audio, action.speculative)
+            if not action.speculative and self.options.wait_for_reply:
+                self.responder.wait(action.job_id)
+        elif isinstance(action, ReleaseJob):
+            self.responder.release(action.job_id)
+            if self.options.wait_for_reply:
+                self.responder.wait(action.job_id)
+        elif isinstance(action, CancelJob):
+            heard = self.responder.cancel(action.job_id, action.reason)
+            if action.reason == "barge-in" and heard is not None:
+                self._emit(ev.PlaybackStopped(self._current_turn(), self.clock.now(), heard_seconds=heard))
 
-    def speak(self, turn: int, messages: list[dict]) -> str:
-        """Stream tokens, cut sentences as they complete, synthesize and play each one."""
-        spoken: list[str] = []
-        first_token = first_audio = False
+    def _current_turn(self) -> int:
+        return self.records[-1].turn_id if self.records else 0
 
-        def tokens():
-            nonlocal first_token
-            for piece in self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature):
-                if not first_token:
-                    first_token = True
-                    self._emit(ev.LlmFirstToken(turn, self.clock.now()))
-                yield piece
+    def _on_partial(self, turn_id: int, text: str) -> None:
+        """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""
+        if self.options.anticipate and self.memory is not None and hasattr(self.memory, "prepare"):
+            self.memory.prepare(text)
+        if self.options.adaptive_endpoint and turn_id == self._current_turn():
+            ms = end_silence_for(text, self.config.end_silence_ms)
+            self._listener.endpointer.set_end_silence(ms / 1000)
 
-        self.sink.start_reply(turn)
-        for sentence in sentences_from_tokens(tokens()):
-            self._emit(ev.SentenceReady(turn, self.clock.now(), text=sentence))
-            for chunk in self.engines.tts.stream(sentence):
-                self.sink.play(chunk, self.engines.tts.sample_rate)
-                if not first_audio:
-                    first_audio = True
-                    self._emit(ev.FirstAudio(turn, self.clock.now()))
-            spoken.append(sentence)
-        if not spoken:  # the model said nothing: say so rather than leave the person waiting
-            return self._say(turn, FALLBACK_REPLY, first_token, first_audio)
-        self.sink.finish_reply()
-        reply = " ".join(spoken)
-        self._emit(ev.ReplyDone(turn, self.clock.now(), text=reply))
-        return reply
+    def _collect_finished(self, planner: TurnPlanner) -> None:
+        while not self.responder.finished.empty():
+            planner.job_finished(self.responder.finished.get_nowait())
 
-    def _say(self, turn: int, text: str, first_token: bool, first_audio: bool) -> str:
-        if not first_token:
-            self._emit(ev.LlmFirstToken(turn, self.clock.now()))
-        for chunk in self.engines.tts.stream(text):
-            self.sink.play(chunk, self.engines.tts.sample_rate)
-            if not first_audio:
-                first_audio = True
-                self._emit(ev.FirstAudio(turn, self.clock.now()))
-        self.sink.finish_reply()
-        self._emit(ev.ReplyDone(turn, self.clock.now(), text=text))
-        return text
-
-
+    def _drain(self, planner: TurnPlanner) -> None:
+        """The input ended: let the reply in progress finish, then stop the worker."""
+        if planner.replying is not None:
+            self.responder.wait(planner.replying, timeout=120)
+        self.responder.close()

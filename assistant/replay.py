@@ -16,7 +16,7 @@ from . import events as ev
 from .clock import MonotonicClock, ReplayClock, follow
 from .config import Config
 from .engines import Engines
-from .loop import TurnLoop, TurnMemory, TurnRecord
+from .loop import LoopOptions, TurnLoop, TurnMemory, TurnRecord
 from .timings import format_turn_table, stage_durations
 
 
@@ -56,15 +56,23 @@ def output_folder(out_dir: Path, source: Path, used: set[str]) -> Path:
     return Path(out_dir) / name
 
 
+def replay_options(realtime: bool, sequential: bool = False) -> LoopOptions:
+    """Real-time replays behave as a microphone conversation would. A fast replay cannot overlap
+    speech with work, so it waits for each reply (as a person would) and skips partials."""
+    extra = {} if realtime else {"wait_for_reply": True, "partials": False}
+    return LoopOptions.sequential(**extra) if sequential else LoopOptions(**extra)
+
+
 def replay_file(path: Path, folder: Path, engines: Engines, config: Config, realtime: bool = False,
-                memory: TurnMemory | None = None, bus: ev.EventBus | None = None) -> ReplayResult:
+                memory: TurnMemory | None = None, bus: ev.EventBus | None = None,
+                options: LoopOptions | None = None) -> ReplayResult:
     source = FileSource(path, realtime=realtime)  # raises the clear error before anything is written
-    sink = WavSink(folder)
+    sink = WavSink(folder, realtime=realtime)
     bus = bus or ev.EventBus()
     log = EventLog(folder / "events.jsonl")
     bus.subscribe(log)
     clock = MonotonicClock() if realtime else ReplayClock()
-    loop = TurnLoop(engines, sink, bus, clock, config, memory=memory)
+    loop = TurnLoop(engines, sink, bus, clock, config, memory=memory, options=options or replay_options(realtime))
     try:
         records = loop.run(follow(clock, source.frames()))
     finally:

@@ -42,13 +42,27 @@ def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
     return before.isdigit() and after.isdigit()
 
 
-def sentences_from_tokens(tokens: Iterable[str]) -> Iterator[str]:
-    """Yield each sentence as soon as it is complete; the remainder at the end."""
+def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) -> Iterator[str]:
+    """Yield each sentence as soon as it is complete; the remainder at the end.
+
+    first_clause_words > 0: the very first piece may end at a comma once it has that many words,
+    so the first sound can start before the whole first sentence is generated.
+    """
     buffer = ""
+    first = first_clause_words > 0
     for token in tokens:
         buffer += token
+        if first:
+            head, sep, tail = buffer.partition(", ")
+            if sep and len(head.split()) >= first_clause_words and not _END.search(head + " "):
+                yield head + ","
+                buffer, first = tail, False
+                continue
         done, buffer = split_complete(buffer)
+        if done:
+            first = False
         yield from done
     tail = buffer.strip()
     if tail:
         yield tail
+

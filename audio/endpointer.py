@@ -18,6 +18,7 @@ class EndpointSettings:
     pre_roll_seconds: float = 0.3  # audio kept from before the start, so first syllables survive
     max_seconds: float = 30.0  # an utterance longer than this is cut
     min_speech_seconds: float = 0.25  # voiced audio below this in total is a blip, not a turn
+    silence_start_seconds: float = 0.096  # silence that counts as "the voice stopped" (word tails fade)
 
     def frames(self, seconds: float) -> int:
         return max(1, round(seconds / self.frame_seconds))
@@ -53,6 +54,7 @@ class Endpointer:
         self._pre_roll = s.frames(s.pre_roll_seconds) if s.pre_roll_seconds > 0 else 0
         self._max_frames = s.frames(s.max_seconds)
         self._min_voiced = s.frames(s.min_speech_seconds)
+        self._silence_start = s.frames(s.silence_start_seconds)
         self._index = -1
         self._in_speech = False
         self._voiced_run = 0
@@ -64,6 +66,19 @@ class Endpointer:
     @property
     def in_speech(self) -> bool:
         return self._in_speech
+
+    @property
+    def in_silence_window(self) -> bool:
+        """Voice has stopped but the endpoint has not come yet."""
+        return self._in_speech and self._silent_run > 0
+
+    @property
+    def start_frames(self) -> int:
+        return self._start_frames
+
+    @property
+    def pre_roll_frames(self) -> int:
+        return self._pre_roll
 
     def set_end_silence(self, seconds: float) -> None:
         """Change the silence that ends an utterance (takes effect from the next frame)."""
@@ -85,7 +100,7 @@ class Endpointer:
             return Step(Signal.NONE)
 
         if is_speech:
-            resumed = self._silent_run > 0
+            resumed = self._silent_run >= self._silence_start
             self._silent_run = 0
             self._last_voiced = i
             self._voiced_total += 1
@@ -98,7 +113,7 @@ class Endpointer:
             return self._finish(i, cut=self._silent_run < self._end_frames)
         if resumed:
             return Step(Signal.SPEECH_RESUMED)
-        if self._silent_run == 1:
+        if self._silent_run == self._silence_start:
             return Step(Signal.SILENCE_START, last_voiced_frame=self._last_voiced)
         return Step(Signal.NONE)
 

@@ -43,7 +43,7 @@ class Listener:
         self._probability = is_speech
         self.threshold = threshold
         self.endpointer = Endpointer(settings)
-        pre = self.endpointer._pre_roll + self.endpointer._start_frames + 1
+        pre = self.endpointer.pre_roll_frames + self.endpointer.start_frames + 1
         self._recent: deque[Frame] = deque(maxlen=pre)  # frames before speech, for the pre-roll
         self._current: list[Frame] = []
 

@@ -1,15 +1,21 @@
-"""Audio sinks: the speakers, or a wav file per reply. The loop sees only the AudioSink interface."""
+"""Audio sinks: the speakers, or a wav file per reply. The loop sees only the AudioSink interface.
+
+Both play through a PacedPlayer, which hands audio out in short slices at real speed, so a
+reply can be stopped mid-sentence (barge-in) and the sink knows how much was actually heard.
+A wav sink can also take audio as fast as it comes (realtime=False), for fast replays.
+"""
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 import numpy as np
 
-from .convert import StreamResampler, resample
+from .convert import StreamResampler
 from .sources import AudioInputError
 
 
@@ -19,17 +25,101 @@ class AudioSink(Protocol):
     def play(self, samples: np.ndarray, rate: int) -> None:
         """Queue float32 mono samples; returns without waiting for them to be heard."""
 
-    def finish_reply(self) -> None: ...
+    def finish_reply(self) -> None:
+        """No more audio for this reply; returns once it has all been played."""
+
+    def stop(self) -> float:
+        """Stop now and drop what is queued (barge-in); returns the seconds of the reply that were heard."""
+
+    @property
+    def playing(self) -> bool: ...
 
     def close(self) -> None: ...
 
 
-class WavSink:
-    """Writes each reply to DIR/<prefix>reply-<turn>.wav at the voice's own rate."""
+class PacedPlayer:
+    """A thread that writes queued audio in slices of `slice_seconds` to `write`, at real speed.
 
-    def __init__(self, folder: Path | str, prefix: str = "") -> None:
+    `write` blocks for as long as the slice lasts (a sound device does this by itself; the
+    wav sink sleeps). stop() takes effect at the next slice boundary.
+    """
+
+    def __init__(self, rate: int, write: Callable[[np.ndarray], None], slice_seconds: float = 0.02) -> None:
+        self.rate = rate
+        self._write = write
+        self._slice = max(1, int(rate * slice_seconds))
+        self._queue: queue.Queue[np.ndarray | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._queued = 0  # samples queued in this reply
+        self._played = 0  # samples written in this reply
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._run, name="playback", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            generation, block = item
+            for start in range(0, len(block), self._slice):
+                with self._lock:
+                    if generation != self._generation:
+                        break
+                self._write(block[start : start + self._slice])
+                with self._lock:
+                    if generation == self._generation:
+                        self._played += len(block[start : start + self._slice])
+            with self._lock:
+                if self._played >= self._queued:
+                    self._idle.set()
+
+    def new_reply(self) -> None:
+        with self._lock:
+            self._queued = self._played = 0
+
+    def put(self, block: np.ndarray) -> None:
+        with self._lock:
+            self._queued += len(block)
+            self._idle.clear()
+            self._queue.put((self._generation, block))
+
+    def wait(self, timeout: float | None = None) -> None:
+        self._idle.wait(timeout)
+
+    def stop(self) -> float:
+        with self._lock:
+            self._generation += 1
+            self._queued = self._played
+            self._idle.set()
+            return self._played / self.rate
+
+    @property
+    def played_seconds(self) -> float:
+        return self._played / self.rate
+
+    @property
+    def playing(self) -> bool:
+        return not self._idle.is_set()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+
+
+class WavSink:
+    """Writes each reply to DIR/<prefix>reply-<turn>.wav at the voice's own rate.
+
+    realtime=True plays it out at real speed, as a speaker would (for real-time replays with
+    barge-in); otherwise each chunk is taken at once.
+    """
+
+    def __init__(self, folder: Path | str, prefix: str = "", realtime: bool = False) -> None:
         self.folder = Path(folder)
         self.prefix = prefix
+        self.realtime = realtime
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             probe = self.folder / ".hearth-write-test"
@@ -41,28 +131,63 @@ class WavSink:
         self._parts: list[np.ndarray] = []
         self._rate = 0
         self._turn = 0
+        self._player: PacedPlayer | None = None
+        self._lock = threading.Lock()
+
+    def _heard(self, block: np.ndarray) -> None:  # runs on the playback thread
+        time.sleep(len(block) / self._rate)
+        with self._lock:
+            self._parts.append(block)
 
     def start_reply(self, turn_id: int) -> None:
-        self._parts, self._rate, self._turn = [], 0, turn_id
+        with self._lock:
+            self._parts, self._turn = [], turn_id
+        if self._player:
+            self._player.new_reply()
 
     def play(self, samples: np.ndarray, rate: int) -> None:
+        samples = np.asarray(samples, dtype=np.float32)
         if self._rate and rate != self._rate:
-            samples = resample(samples, rate, self._rate)
-        self._rate = self._rate or rate
-        self._parts.append(np.asarray(samples, dtype=np.float32))
+            raise ValueError(f"reply audio changed rate from {self._rate} to {rate}")
+        self._rate = rate
+        if not self.realtime:
+            self._parts.append(samples)
+            return
+        if self._player is None:
+            self._player = PacedPlayer(rate, self._heard)
+        self._player.put(samples)
 
     def finish_reply(self) -> None:
+        if self._player:
+            self._player.wait()
+        self._write_file()
+
+    def stop(self) -> float:
+        heard = self._player.stop() if self._player else sum(map(len, self._parts)) / max(self._rate, 1)
+        self._write_file()
+        return heard
+
+    def _write_file(self) -> None:
         import soundfile as sf
 
-        if not self._parts:
+        with self._lock:
+            parts, self._parts = self._parts, []
+        if not parts:
             return
         path = self.folder / f"{self.prefix}reply-{self._turn:03d}.wav"
-        sf.write(str(path), np.concatenate(self._parts), self._rate, subtype="PCM_16")
-        self.written.append(path)
-        self._parts = []
+        sf.write(str(path), np.concatenate(parts), self._rate, subtype="PCM_16")
+        if path not in self.written:
+            self.written.append(path)
+
+    @property
+    def playing(self) -> bool:
+        return bool(self._player and self._player.playing)
 
     def close(self) -> None:
-        self.finish_reply()
+        if self._player:
+            self._player.wait(timeout=60)
+            self._player.close()
+        self._write_file()
 
 
 class SpeakerSink:
@@ -75,13 +200,15 @@ class SpeakerSink:
         self.device_index, info = output_device(self._sd, device)
         self.name = str(info["name"])
         self.rate = self._accepted_rate(int(info["default_samplerate"]))
-        self._queue: queue.Queue[np.ndarray | None] = queue.Queue()
         self._resampler: StreamResampler | None = None
         self._voice_rate = 0
-        self._thread = threading.Thread(target=self._writer, name="speaker", daemon=True)
-        self._stream = self._sd.OutputStream(device=self.device_index, channels=1, samplerate=self.rate, dtype="float32")
-        self._stream.start()
-        self._thread.start()
+        try:
+            self._stream = self._sd.OutputStream(device=self.device_index, channels=1, samplerate=self.rate,
+                                                 dtype="float32")
+            self._stream.start()
+        except Exception as exc:
+            raise AudioInputError(f"cannot open output device {self.name!r}: {str(exc).splitlines()[0]}") from None
+        self._player = PacedPlayer(self.rate, lambda block: self._stream.write(block.reshape(-1, 1)))
 
     def _accepted_rate(self, default: int) -> int:
         for rate in (default, 48_000, 44_100, 22_050, 16_000):
@@ -92,24 +219,29 @@ class SpeakerSink:
                 continue
         raise AudioInputError(f"output device {self.name!r} accepts none of the usual sample rates")
 
-    def _writer(self) -> None:
-        while (block := self._queue.get()) is not None:
-            self._stream.write(block.reshape(-1, 1))
-
     def start_reply(self, turn_id: int) -> None:
         self._resampler = None
+        self._player.new_reply()
 
     def play(self, samples: np.ndarray, rate: int) -> None:
         if self._resampler is None or rate != self._voice_rate:
             self._resampler, self._voice_rate = StreamResampler(rate, self.rate), rate
-        self._queue.put(self._resampler.process(samples))
+        self._player.put(self._resampler.process(samples))
 
     def finish_reply(self) -> None:
         if self._resampler is not None:
-            self._queue.put(self._resampler.process(np.zeros(0, dtype=np.float32), last=True))
+            self._player.put(self._resampler.process(np.zeros(0, dtype=np.float32), last=True))
+        self._player.wait()
+
+    def stop(self) -> float:
+        return self._player.stop()
+
+    @property
+    def playing(self) -> bool:
+        return self._player.playing
 
     def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=30)
+        self._player.stop()
+        self._player.close()
         self._stream.stop()
         self._stream.close()

@@ -16,5 +16,8 @@ def test_replay_clock_counts_real_time_while_busy_and_never_goes_back():
     time.sleep(0.05)
     busy = c.now() - before
     assert busy >= 0.04  # real work shows as real time
-    c.frame_read(0.5)  # an older frame read late (from the queue) does not move time back
+    c.frame_read(1.032)  # the next frame, read late: the recording was paused, not skipped
     assert c.now() >= before + busy
+    t = c.now()
+    c.frame_read(1.064)
+    assert abs(c.now() - t - 0.032) < 0.01  # later frames keep their spacing

@@ -17,7 +17,7 @@ def feed(ep: Endpointer, pattern: str):
 
 def settings(**kw) -> EndpointSettings:
     base = dict(frame_seconds=F, start_seconds=3 * F, end_silence_seconds=5 * F, pre_roll_seconds=2 * F,
-                max_seconds=40 * F, min_speech_seconds=4 * F)
+                max_seconds=40 * F, min_speech_seconds=4 * F, silence_start_seconds=F)
     base.update(kw)
     return EndpointSettings(**base)
 
@@ -86,3 +86,11 @@ def test_default_settings_match_the_documented_values():
     assert s.frames(s.end_silence_seconds) == 16  # 500 ms of 32 ms frames
     assert s.frames(s.pre_roll_seconds) == 9  # ~300 ms
     assert s.max_seconds == 30.0
+
+
+def test_silence_start_waits_for_a_short_hangover():
+    steps = feed(Endpointer(settings(silence_start_seconds=3 * F)), "11111" + "01" + "000" + "00")
+    kinds = signals(steps)
+    # one silent frame then voice again is neither a silence start nor a resumption
+    assert kinds == [Signal.SPEECH_START, Signal.SILENCE_START, Signal.ENDPOINT]
+    assert steps[1][0] == 9  # third silent frame of the final pause

@@ -41,3 +41,14 @@ def test_newlines_break_sentences():
 def test_empty_stream_yields_nothing():
     assert list(sentences_from_tokens([])) == []
     assert list(sentences_from_tokens(["  ", ""])) == []
+
+
+def test_the_first_piece_may_end_at_a_comma_to_start_speaking_sooner():
+    text = "Hi Dana, it is lovely to hear from you, and Biscuit too. How was it?"
+    got = list(sentences_from_tokens(stream(text), first_clause_words=2))
+    assert got == ["Hi Dana,", "it is lovely to hear from you, and Biscuit too.", "How was it?"]
+
+
+def test_a_short_head_before_the_comma_waits_for_more():
+    got = list(sentences_from_tokens(stream("Well, that is a fine question to ask."), first_clause_words=2))
+    assert got == ["Well, that is a fine question to ask."]

@@ -1,0 +1,29 @@
+"""How long a silence ends the turn, judged from what the person has said so far. Pure."""
+
+from __future__ import annotations
+
+import re
+
+# Words that leave a thought hanging: "and then I..." is not the end of a turn.
+_TRAILING = {"and", "but", "or", "so", "because", "then", "if", "when", "that", "the", "a", "an", "to", "of",
+             "my", "i", "with", "um", "uh", "like", "which", "who", "is", "was", "for", "in", "on", "at"}
+
+
+def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
+    """Shorter after a finished question, longer after a trailing word or an ellipsis, else the base.
+
+    Whisper's punctuation in a partial is a weak signal, so only a question mark shortens.
+    """
+    shorter = shorter_ms if shorter_ms is not None else max(200, int(base_ms * 0.7))
+    longer = longer_ms if longer_ms is not None else int(base_ms * 1.6)
+    text = partial.strip()
+    if not text:
+        return base_ms
+    if text.endswith(("...", "…", "-", ",")):
+        return longer
+    last = re.sub(r"[^\w']", "", text.split()[-1]).lower()
+    if last in _TRAILING:
+        return longer
+    if text.endswith("?"):
+        return shorter
+    return base_ms

@@ -1,0 +1,53 @@
+"""Partial transcripts while the person is still speaking, on a worker so the VAD never waits.
+
+Every `interval` seconds of speech the growing utterance is transcribed again; each result is
+emitted as a PartialTranscript and handed to `on_text` (memory anticipation, endpoint tuning).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+import numpy as np
+
+from . import events as ev
+from .clock import Clock
+
+
+class PartialTranscriber:
+    def __init__(self, transcribe: Callable[[np.ndarray], str], emit: Callable[[ev.Event], None], clock: Clock,
+                 interval: float = 0.4, on_text: Callable[[int, str], None] | None = None) -> None:
+        self._transcribe = transcribe
+        self._emit = emit
+        self._clock = clock
+        self.interval = interval
+        self._on_text = on_text or (lambda turn, text: None)
+        self._busy = threading.Event()
+        self._last_start = -1e9
+        self._turn = 0
+        self.latest: tuple[int, str] = (0, "")
+
+    def reset(self, turn_id: int) -> None:
+        self._turn = turn_id
+        self._last_start = self._clock.now()  # the first partial comes one interval into speech
+        self.latest = (turn_id, "")
+
+    def offer(self, turn_id: int, audio: Callable[[], np.ndarray]) -> None:
+        """Called for every frame in speech; starts a transcription when one is due and none is running."""
+        now = self._clock.now()
+        if self._busy.is_set() or now - self._last_start < self.interval:
+            return
+        self._last_start = now
+        self._busy.set()
+        threading.Thread(target=self._work, args=(turn_id, audio()), name="partial", daemon=True).start()
+
+    def _work(self, turn_id: int, samples: np.ndarray) -> None:
+        try:
+            text = self._transcribe(samples)
+            if text and turn_id == self._turn:
+                self.latest = (turn_id, text)
+                self._emit(ev.PartialTranscript(turn_id, self._clock.now(), text=text))
+                self._on_text(turn_id, text)
+        finally:
+            self._busy.clear()

@@ -1,0 +1,259 @@
+"""The reply worker: transcribe, recall, generate, voice and play one job at a time, on its own thread.
+
+A job may be speculative: its events and audio are held back until the endpoint releases it, and
+dropped without a trace (but for a SpeculationDropped event) if the person resumes. A job that is
+cancelled while playing (barge-in) stops at once and leaves only what was heard in the history.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from audio.sinks import AudioSink
+
+from . import events as ev
+from .clock import Clock
+from .config import Config
+from .engines import Engines
+from .prompt import History, build_messages
+from .sentences import sentences_from_tokens
+
+FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
+
+
+class JobCancelled(Exception):
+    pass
+
+
+@dataclass
+class Job:
+    job_id: int
+    turn_id: int
+    audio: np.ndarray
+    released: bool
+    cancelled: str = ""  # the reason, once cancelled
+    done: threading.Event = field(default_factory=threading.Event)
+    held_events: list[ev.Event] = field(default_factory=list)
+    held_audio: list[np.ndarray] = field(default_factory=list)
+    audio_started: bool = False
+    sentences: list[tuple[str, float]] = field(default_factory=list)  # (sentence, reply seconds at its start)
+    reply_seconds: float = 0.0
+    heard: str = ""  # what the person said (the final transcript)
+    heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
+    got_token: bool = False
+
+
+class Responder:
+    def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
+                 config: Config, history: History, memory=None, stream_audio: bool = True,
+                 llm_lock: threading.Lock | None = None) -> None:
+        self.engines = engines
+        self.sink = sink
+        self._emit_now = emit
+        self.clock = clock
+        self.config = config
+        self.history = history
+        self.memory = memory
+        self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
+        self.llm_lock = llm_lock or threading.Lock()
+        self._lock = threading.RLock()
+        self._jobs: dict[int, Job] = {}
+        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self.finished: queue.Queue[int] = queue.Queue()  # job ids, read by the loop
+        self.wasted_cpu_seconds = 0.0
+        # An utterance whose reply had not begun to play when the person went on: it is answered
+        # together with what they say next, rather than dropped.
+        self._carry: np.ndarray | None = None
+        self._carry_turn = 0
+        self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
+        self._thread.start()
+
+    # -- called from the listening thread ---------------------------------------------------
+    def start(self, job_id: int, turn_id: int, audio: np.ndarray, speculative: bool) -> Job:
+        if self._carry is not None:
+            gap = np.zeros(3200, dtype=np.float32)  # 0.2 s at 16 kHz between the two parts
+            audio = np.concatenate([self._carry, gap, audio])
+        job = Job(job_id, turn_id, audio, released=not speculative)
+        with self._lock:
+            self._jobs[job_id] = job
+        self._queue.put(job)
+        return job
+
+    def release(self, job_id: int) -> None:
+        """The endpoint confirmed this job: its held events and audio go out now."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job.cancelled:
+                return
+            job.released = True
+            self._carry = None
+            for e in job.held_events:
+                self._emit_now(e)
+            job.held_events.clear()
+            held, job.held_audio = job.held_audio, []
+            for chunk in held:
+                self._play(job, chunk)
+
+    def cancel(self, job_id: int, reason: str) -> float | None:
+        """Drop a job. For a barge-in, playback stops now and the seconds heard are returned;
+        None when nothing of the reply had been played (the person simply went on talking)."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job.cancelled:
+                return None
+            if reason == "barge-in" and not job.audio_started:
+                job.cancelled = "continued"
+                self._carry, self._carry_turn = job.audio, job.turn_id
+                self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
+                return None
+            job.cancelled = reason
+            if job.released and job.audio_started:
+                job.heard_seconds = self.sink.stop()
+                return job.heard_seconds
+            return None
+
+    def wait(self, job_id: int, timeout: float | None = None) -> None:
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is not None:
+            job.done.wait(timeout)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=120)
+
+    # -- the worker ----------------------------------------------------------------------
+    def _emit(self, job: Job, event: ev.Event) -> None:
+        with self._lock:
+            if job.cancelled:
+                raise JobCancelled
+            if job.released:
+                self._emit_now(event)
+            else:
+                job.held_events.append(event)
+
+    def _play(self, job: Job, chunk: np.ndarray) -> None:
+        """Called with the lock held: play now if released, else hold."""
+        if not job.released:
+            job.held_audio.append(chunk)
+            return
+        if not job.audio_started:
+            job.audio_started = True
+            self.sink.start_reply(job.turn_id)
+            self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
+        self.sink.play(chunk, self.engines.tts.sample_rate)
+
+    def _check(self, job: Job) -> None:
+        if job.cancelled:
+            raise JobCancelled
+
+    def _run(self) -> None:
+        while (job := self._queue.get()) is not None:
+            if job.cancelled:  # dropped before it began
+                job.done.set()
+                self.finished.put(job.job_id)
+                continue
+            cpu = time.thread_time()
+            try:
+                self._answer(job)
+            except JobCancelled:
+                self._after_cancel(job, time.thread_time() - cpu)
+            finally:
+                job.done.set()
+                with self._lock:
+                    self._jobs.pop(job.job_id, None)
+                self.finished.put(job.job_id)
+
+    def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
+        if job.cancelled == "barge-in" and job.heard:
+            spoken = self._spoken_text(job)
+            self.history.add(job.heard, spoken)
+            self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
+            if self.memory:
+                self.memory.remember(job.heard, spoken)
+        elif not job.released or job.cancelled == "continued":
+            self.wasted_cpu_seconds += cpu_seconds
+            self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
+                                                 reason=job.cancelled))
+
+    def _spoken_text(self, job: Job) -> str:
+        """The sentences whose audio had begun to play when the person spoke over the reply."""
+        return " ".join(s for s, start in job.sentences if start < job.heard_seconds)
+
+    def _answer(self, job: Job) -> None:
+        from .loop import worth_answering
+
+        started = self.clock.now()
+        text = self.engines.asr.transcribe(job.audio)
+        self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
+        if not worth_answering(text):
+            self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason="no words"))
+            return
+        job.heard = text
+
+        started = self.clock.now()
+        block, memories = self.memory.recall(text) if self.memory else ("", [])
+        self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
+
+        reply = self._speak(job, build_messages(text, self.history, block))
+        self._check(job)
+        self.sink.finish_reply()  # waits until it has all been heard
+        with self._lock:
+            self._check(job)
+            self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply))
+            job.cancelled = "done"  # from here on a barge-in has nothing to stop
+        self.history.add(text, reply)
+        if self.memory:
+            self.memory.remember(text, reply)
+
+    def _tokens(self, job: Job, messages: list[dict]):
+        first = True
+        with self.llm_lock:
+            stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature)
+            try:
+                for piece in stream:
+                    self._check(job)
+                    if first:
+                        first = False
+                        job.got_token = True
+                        self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
+                    yield piece
+            finally:
+                close = getattr(stream, "close", None)
+                if close:
+                    close()
+
+    def _speak(self, job: Job, messages: list[dict]) -> str:
+        """Sentences are voiced as they complete; the first is cut at a clause so sound starts sooner."""
+        spoken: list[str] = []
+        pending: list[np.ndarray] = []
+        clause_words = 2 if self.stream_audio else 0
+        for sentence in sentences_from_tokens(self._tokens(job, messages), first_clause_words=clause_words):
+            self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))
+            job.sentences.append((sentence, job.reply_seconds))
+            for chunk in self.engines.tts.stream(sentence):
+                self._check(job)
+                job.reply_seconds += len(chunk) / self.engines.tts.sample_rate
+                if self.stream_audio:
+                    with self._lock:
+                        self._play(job, chunk)
+                else:
+                    pending.append(chunk)
+            spoken.append(sentence)
+        if not spoken:  # the model said nothing: say so rather than leave the person waiting
+            if not job.got_token:
+                self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
+            for chunk in self.engines.tts.stream(FALLBACK_REPLY):
+                pending.append(chunk)
+            spoken.append(FALLBACK_REPLY)
+        with self._lock:
+            for chunk in pending:
+                self._check(job)
+                self._play(job, chunk)
+        return " ".join(spoken)

@@ -1,0 +1,103 @@
+"""The streaming loop on real recordings at real-time pace: partials, one turn across a short
+pause, and barge-in. No timed assertions: timings belong to the benchmark."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from assistant import events as ev
+from assistant.clock import MonotonicClock
+from assistant.loop import LoopOptions, TurnLoop
+from assistant.replay import replay_file
+from audio import FRAME_SAMPLES, SAMPLE_RATE
+from audio.sinks import WavSink
+from audio.sources import Frame, read_audio_file
+
+
+def kinds(record):
+    return [e.kind for e in record.events]
+
+
+def test_partial_transcripts_arrive_before_the_final_one(speech_dir, engines, test_config, tmp_path):
+    result = replay_file(speech_dir / "asr/LJ001-0001.wav", tmp_path, engines, test_config, realtime=True)
+    record = result.answered[0]
+    partials = [e for e in record.events if isinstance(e, ev.PartialTranscript)]
+    final = next(e for e in record.events if isinstance(e, ev.AsrDone))
+    assert len(partials) >= 2
+    assert all(p.t < final.t and p.text for p in partials)
+    assert partials[-1].text.split()[0].lower().strip(",") == "printing"
+
+
+def test_a_pause_shorter_than_the_endpoint_yields_one_turn(speech_dir, engines, test_config, tmp_path):
+    # Two names 0.54 s apart: with a 700 ms endpoint they are one turn, and one reply.
+    config = replace(test_config, end_silence_ms=700)
+    clip = speech_dir / "conversation/ami-ES2011a-40s-46s.wav"
+    result = replay_file(clip, tmp_path, engines, config, realtime=True,
+                         options=LoopOptions(adaptive_endpoint=False))
+    assert len(result.answered) == 1
+    assert "call me" in result.answered[0].heard.lower()
+    assert len(result.reply_wavs) == 1
+
+
+def paced_frames(first: np.ndarray, second: np.ndarray, sink: WavSink, talk_over_after: float):
+    """A person who says `first`, waits for the reply to start playing, then talks over it."""
+    def frames_of(samples):
+        for start in range(0, len(samples) - FRAME_SAMPLES + 1, FRAME_SAMPLES):
+            yield samples[start : start + FRAME_SAMPLES]
+
+    silence = np.zeros(FRAME_SAMPLES, dtype=np.float32)
+    index, started = 0, time.monotonic()
+
+    def emit(samples):
+        nonlocal index
+        index += 1
+        delay = started + index * FRAME_SAMPLES / SAMPLE_RATE - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        return Frame(samples, index - 1, index * FRAME_SAMPLES / SAMPLE_RATE)
+
+    for f in frames_of(first):
+        yield emit(f)
+    waited = 0
+    while not sink.playing and waited < 30 / 0.032:  # the reply has begun
+        yield emit(silence)
+        waited += 1
+    for _ in range(int(talk_over_after / 0.032)):
+        yield emit(silence)
+    for f in frames_of(second):
+        yield emit(f)
+    for _ in range(int(2.5 / 0.032)):
+        yield emit(silence)
+
+
+def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(speech_dir, engines, test_config,
+                                                                                tmp_path):
+    config = replace(test_config, max_reply_tokens=120)
+    first = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
+    second = read_audio_file(speech_dir / "asr/cards-003.wav")
+    sink = WavSink(tmp_path, realtime=True)
+    bus = ev.EventBus()
+    loop = TurnLoop(engines, sink, bus, MonotonicClock(), config)
+    records = loop.run(paced_frames(first, second, sink, talk_over_after=0.4))
+    sink.close()
+
+    first_turn = next(r for r in records if r.heard.lower().startswith("mister quilter") or "quilter" in r.heard.lower())
+    stopped = [e for r in records for e in r.events if isinstance(e, ev.PlaybackStopped)]
+    assert len(stopped) == 1
+    assert first_turn.interrupted
+    # history: the interrupted reply is only what had started to play
+    said = dict(loop.history.turns)[first_turn.heard]
+    generated = [e.text for e in first_turn.events if isinstance(e, ev.SentenceReady)]
+    assert said == first_turn.reply and said
+    assert said.startswith(generated[0])
+    if len(generated) > 1:
+        assert said != " ".join(generated)  # what was generated but never heard is not in the history
+    heard_audio, rate = sf.read(str(sink.written[0]))
+    assert len(heard_audio) / rate == pytest.approx(stopped[0].heard_seconds, abs=0.1)
+    # and the person who spoke over it was answered
+    assert any(r.reply and "quilter" not in r.heard.lower() for r in records)
