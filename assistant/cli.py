@@ -8,26 +8,31 @@ import time
 from pathlib import Path
 
 from audio.sources import AudioInputError
+from memory import MemoryStoreError
 from models import ModelError
 
 from . import events as ev
 from .config import default_config_path, load_config
 from .errors import HearthError
 
-USER_ERRORS = (HearthError, AudioInputError, ModelError)
+USER_ERRORS = (HearthError, AudioInputError, ModelError, MemoryStoreError)
 
 DESCRIPTION = f"""\
 Hearth: a voice assistant that runs on this desk and remembers who talks to it.
 
 modes:
-  hearth                      talk to it: microphone in, speakers out
+  hearth                      talk to it: microphone in, speakers out, in the terminal window
+                              (--no-tui: plain text output instead)
   hearth replay FILE... --out DIR
                               feed recordings through the same loop; per input, DIR/<name>/ gets
                               reply-NNN.wav, transcript.txt and events.jsonl, and a table of turns
-                              with per-stage timings is printed
-  hearth demo                 a scripted conversation through the full loop, no microphone or
-                              speakers needed (the user's side is synthesized)
+                              with per-stage timings is printed (--realtime paces it like a mic)
+  hearth --replay FILE...     the window, driven by recordings paced in real time
+  hearth demo                 a scripted two-session conversation through the full loop, no
+                              microphone or speakers needed (the user's side is synthesized)
   hearth devices              list sound devices
+
+The window opens only when standard output is a terminal; otherwise the plain mode runs.
 
 configuration: {default_config_path()} (TOML; flags override it)
 """
@@ -45,6 +50,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--end-silence-ms", dest="end_silence_ms", type=int, help="silence that ends a turn (default 500)")
     g.add_argument("--threads", type=int, help="CPU threads for the models (default 2)")
     g.add_argument("--data-dir", dest="data_dir", help="where Hearth keeps its database")
+    g.add_argument("--person", help="who is talking while no voice is enrolled (default: me)")
+    g.add_argument("--no-memory", dest="memory", action="store_const", const=False, default=None,
+                   help="recall nothing and store nothing")
+    g.add_argument("--no-tui", dest="no_tui", action="store_true", help="plain text output instead of the window")
     g.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -52,12 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hearth", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(parser)
+    parser.add_argument("--replay", dest="replay_files", nargs="+", type=Path, metavar="FILE",
+                        help="open the window on recordings instead of the microphone")
     sub = parser.add_subparsers(dest="mode", metavar="MODE")
     live = sub.add_parser("live", help="microphone in, speakers out (the default)")
     _common(live)
     replay = sub.add_parser("replay", help="replay recordings through the loop")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    replay.add_argument("--out", type=Path, required=True, help="folder for replies, transcripts and events")
+    replay.add_argument("--out", type=Path, help="folder for replies, transcripts and events (required without the window)")
     replay.add_argument("--realtime", action="store_true", help="pace the audio as it was recorded")
     _common(replay)
     demo = sub.add_parser("demo", help="a scripted conversation, no audio devices needed")
@@ -69,14 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _OVERRIDES = ("asr_model", "llm_model", "llm_endpoint", "tts_voice", "input_device", "output_device",
-              "end_silence_ms", "threads", "data_dir")
+              "end_silence_ms", "threads", "data_dir", "person", "memory")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         config = load_config(args.config, {k: getattr(args, k, None) for k in _OVERRIDES})
-        mode = args.mode or "live"
+        mode = args.mode or ("replay" if getattr(args, "replay_files", None) else "live")
+        if mode == "replay" and not args.mode:
+            args.files, args.out, args.realtime = args.replay_files, None, True
         return {"live": run_live, "replay": run_replay, "demo": run_demo, "devices": run_devices}[mode](args, config)
     except USER_ERRORS as exc:
         if getattr(args, "debug", False):
@@ -98,36 +111,80 @@ def _load(config):
     return load_engines(config, progress)
 
 
+def _window(args) -> bool:
+    """The TUI opens only for a person at a terminal; scripts and pipes get plain output."""
+    return not getattr(args, "no_tui", False) and sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def _tui_memory(config):
+    """For the window: a session of memory once the engines are loaded, and the store for the browser."""
+    from .remembering import open_memory_store, session_memory
+
+    opened = {}
+
+    def make(engines):
+        opened["store"] = store = open_memory_store(config, engines)
+        return session_memory(store, config, engines)
+
+    return make
+
+
 def run_replay(args, config) -> int:
     from audio.sources import FileSource
 
+    from .remembering import open_memory_store, session_memory
     from .replay import output_folder, print_table, replay_file
 
     for path in args.files:  # check every input before loading models
         FileSource(path)
+    if _window(args):
+        from tui.app import run_tui
+
+        return run_tui(config, "replay", args.files, out=args.out, make_memory=_tui_memory(config))
+    if args.out is None:
+        raise HearthError("replay needs --out DIR for its replies, transcripts and events")
     engines = _load(config)
+    store = open_memory_store(config, engines)
     used: set[str] = set()
     results = []
-    for path in args.files:
-        folder = output_folder(args.out, path, used)
-        results.append(replay_file(path, folder, engines, config, realtime=args.realtime))
+    try:
+        for path in args.files:  # each recording is one session
+            folder = output_folder(args.out, path, used)
+            memory = session_memory(store, config, engines)
+            try:
+                results.append(replay_file(path, folder, engines, config, realtime=args.realtime, memory=memory))
+            finally:
+                if memory:
+                    memory.end_session()
+    finally:
+        if store:
+            store.close()
     print_table(results)
     return 0
 
 
 def run_demo(args, config) -> int:
-    from .demo import SCRIPT, run_demo as demo
+    from .demo import SESSIONS, run_demo as demo
     from .replay import print_table
 
     out = args.out or config.cache_path / "demo"
+    if _window(args):
+        from tui.app import run_tui
+
+        return run_tui(config, "demo", [], out=out)
     engines = _load(config)
     print("demo: the user's side is synthesized with the bundled Piper voice, faster and higher-pitched.")
-    result = demo(engines, config, out)
-    for said, record in zip(SCRIPT, result.records):
-        print(f"\nscript: {said}\n heard: {record.heard}\nhearth: {record.reply or '(' + record.skipped + ')'}")
+    results = demo(engines, config, out)
+    for n, (lines, result) in enumerate(zip(SESSIONS, results), 1):
+        print(f"\n--- session {n} ---")
+        for said, record in zip(lines, result.records):
+            print(f"script: {said}\n heard: {record.heard}\nhearth: {record.reply or '(' + record.skipped + ')'}")
+            memories = next((e.memories for e in record.events if isinstance(e, ev.RecallDone)), ())
+            for m in memories[:3]:
+                print(f"  recalled ({m.get('source', '?')}, {m.get('score', 0):.2f}): {m.get('text', '')[:90]}")
     print()
-    print_table([result])
-    print(f"audio and events in {out}")
+    print_table(results)
+    print(f"audio, events and the demo's own memory database in {out}")
     return 0
 
 
@@ -146,19 +203,30 @@ def run_live(args, config) -> int:
 
     from .clock import MonotonicClock
     from .loop import TurnLoop
+    from .remembering import open_memory_store, session_memory
 
+    if _window(args):
+        from tui.app import run_tui
+
+        return run_tui(config, "live", [], make_memory=_tui_memory(config))
     mic = MicSource(config.input_device or None)
     speaker = SpeakerSink(config.output_device or None)
     engines = _load(config)
+    store = open_memory_store(config, engines)
+    memory = session_memory(store, config, engines)
     bus = ev.EventBus()
     bus.subscribe(_print_live)
     print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)
-    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config)
+    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, memory=memory)
     try:
         loop.run(mic.frames())
     finally:
         mic.close()
         speaker.close()
+        if memory:
+            memory.end_session()
+        if store:
+            store.close()
     return 0
 
 

@@ -54,6 +54,9 @@ class Config:
     max_reply_tokens: int = 120
     history_turns: int = 6
     temperature: float = 0.7
+    memory: bool = True  # false turns memory off: nothing is recalled or stored
+    person: str = "me"  # who is talking while no voice is enrolled (a single-person desk)
+    memory_budget_tokens: int = 200
     data_dir: str = field(default_factory=_default_data_dir)
     cache_dir: str = field(default_factory=_default_cache_dir)
 
@@ -71,7 +74,8 @@ SECTIONS = {
                "threads", "llm_context"),
     "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
-    "assistant": ("max_reply_tokens", "history_turns", "temperature", "data_dir", "cache_dir"),
+    "assistant": ("max_reply_tokens", "history_turns", "temperature", "memory", "person", "memory_budget_tokens",
+                  "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
 
@@ -105,6 +109,12 @@ def load_config(path: Path | None = None, overrides: dict | None = None) -> Conf
 def _coerce(key: str, value):
     kind = _TYPES[key]
     try:
+        if kind == "bool":
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                return value.lower() in ("true", "1", "yes", "on")
+            if isinstance(value, (bool, int)):
+                return bool(value)
+            raise ValueError
         if kind == "int":
             return int(value)
         if kind == "float":

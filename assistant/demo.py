@@ -2,10 +2,15 @@
 
 The user's side is synthesized with the bundled Piper voice, faster and higher-pitched than
 Hearth's own so the two are easy to tell apart, written to a wav, and replayed like any recording.
+The script spans two sessions: what Dana says in the first is recalled from memory in the second
+(the conversation history starts empty there). The demo keeps its own memory database in its
+output folder, fresh each run, so it never touches the user's memories.
 """
 
 from __future__ import annotations
 
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,13 +21,21 @@ from models.tts import PiperSynthesizer
 
 from .config import Config
 from .engines import Engines
+from .remembering import open_memory_store, session_memory
 from .replay import ReplayResult, replay_file
 
-SCRIPT = (
-    "Hi Hearth, my name is Dana and I just got back from a long walk with my dog Biscuit.",
-    "What is a good way to relax after a busy week?",
-    "Thanks. Can you remind me what my dog is called?",
+SESSIONS = (
+    (
+        "Hi Hearth, I'm Dana. I just got back from a long walk with my dog Biscuit.",
+        "I'm a bit worried, because my dog Biscuit has been limping on his back leg since Sunday.",
+    ),
+    (
+        "Hello again. Can you remind me what my dog is called?",
+        "What was I worried about last time?",
+    ),
 )
+SCRIPT = tuple(line for session in SESSIONS for line in session)
+PERSON = "Dana"
 USER_SPEED = 1.1  # the user speaks a little faster than Hearth…
 USER_PITCH = 1.12  # …and higher: the samples are played back 12% faster than they were made
 PAUSE_SECONDS = 1.5
@@ -40,7 +53,24 @@ def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -
     return path
 
 
-def run_demo(engines: Engines, config: Config, out_dir: Path) -> ReplayResult:
+def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResult]:
+    """One replay per session, each a new conversation with Dana's memory carried between them."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    user_wav = synthesize_user(engines.tts, SCRIPT, out_dir / "demo-user.wav")
-    return replay_file(user_wav, out_dir / "conversation", engines, config)
+    memory_dir = out_dir / "memory"
+    shutil.rmtree(memory_dir, ignore_errors=True)
+    config = replace(config, data_dir=str(memory_dir))
+    store = open_memory_store(config, engines)
+    results = []
+    try:
+        for n, lines in enumerate(SESSIONS, 1):
+            user_wav = synthesize_user(engines.tts, lines, out_dir / f"session-{n}-user.wav")
+            memory = session_memory(store, config, engines, PERSON)
+            try:
+                results.append(replay_file(user_wav, out_dir / f"session-{n}", engines, config, memory=memory))
+            finally:
+                if memory:
+                    memory.end_session()
+    finally:
+        if store:
+            store.close()
+    return results

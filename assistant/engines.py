@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -24,9 +25,14 @@ class Engines:
     asr: WhisperTranscriber
     llm: ChatModel
     tts: PiperSynthesizer
+    embedder: object | None = None  # models.embedder.TextEmbedder, for memory
+    llm_lock: threading.Lock = field(default_factory=threading.Lock)  # one generation at a time
 
     def describe(self) -> dict[str, str]:
-        return {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
+        names = {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
+        if self.embedder is not None:
+            names["embedder"] = self.embedder.name
+        return names
 
 
 def load_llm(config: Config) -> ChatModel:
@@ -55,7 +61,12 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         tts = timed("tts", lambda: PiperSynthesizer(voice))
     else:
         tts = timed("tts", lambda: PiperSynthesizer(*bundled.piper_voice()))
-    return Engines(vad=vad, asr=asr, llm=llm, tts=tts)
+    embedder = None
+    if config.memory:
+        from models.embedder import TextEmbedder
+
+        embedder = timed("embedder", lambda: TextEmbedder(threads=config.threads))
+    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder)
 
 
 __all__ = ["Engines", "load_engines", "load_llm", "ModelError"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SYSTEM_PROMPT = (
-    "You are Hearth, a friendly voice assistant on the user's desk. Your words are spoken aloud, "
-    "so answer warmly and briefly, in one to three short sentences of plain speech: no lists, "
-    "no markdown, no emoji. If you did not catch what was said, ask the person to repeat it."
+    "You are Hearth, a friendly voice assistant on the user's desk. Everything you say is spoken "
+    "aloud, so answer warmly in one or two short, plain sentences."
 )
 
 
@@ -29,7 +28,8 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     if speaker:
         system += f" You are talking with {speaker}."
     if memory_block:
-        system += "\n\nWhat you remember about this person (use it only when relevant):\n" + memory_block
+        system += ("\n\nNotes from earlier conversations with this person. Use them to answer when they "
+                   "help, in your own words:\n" + memory_block)
     messages = [{"role": "system", "content": system}]
     for user, assistant in history.turns:
         messages.append({"role": "user", "content": user})

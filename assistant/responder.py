@@ -51,8 +51,7 @@ class Job:
 
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
-                 config: Config, history: History, memory=None, stream_audio: bool = True,
-                 llm_lock: threading.Lock | None = None) -> None:
+                 config: Config, history: History, memory=None, stream_audio: bool = True) -> None:
         self.engines = engines
         self.sink = sink
         self._emit_now = emit
@@ -61,7 +60,7 @@ class Responder:
         self.history = history
         self.memory = memory
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
-        self.llm_lock = llm_lock or threading.Lock()
+        self.llm_lock = engines.llm_lock
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
         self._queue: queue.Queue[Job | None] = queue.Queue()
@@ -201,7 +200,8 @@ class Responder:
         block, memories = self.memory.recall(text) if self.memory else ("", [])
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
 
-        reply = self._speak(job, build_messages(text, self.history, block))
+        speaker = getattr(self.memory, "person_name", None)
+        reply = self._speak(job, build_messages(text, self.history, block, speaker))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
         with self._lock:

@@ -1,0 +1,110 @@
+"""Memory as the turn loop uses it: recall on the critical path, remembering off it.
+
+The raw turns are committed at once, on the reply thread (a few milliseconds), so a turn whose
+reply was spoken is never lost; deriving memory from it (entities, the integrative rewrite with
+the language model, feelings) runs on a writer thread afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from datetime import datetime
+from typing import Callable
+
+from memory import MemoryStore, PersonMemory, open_store
+
+from .config import Config
+
+log = logging.getLogger(__name__)
+
+
+class LockedChat:
+    """The reply's language model, shared with memory rewrites: one generation at a time."""
+
+    def __init__(self, llm, lock: threading.Lock) -> None:
+        self._llm, self._lock = llm, lock
+        self.name = llm.name
+
+    def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
+        with self._lock:
+            return self._llm.complete(messages, max_tokens=max_tokens, temperature=temperature)
+
+
+class LoopMemory:
+    """One person's memory for one session of the loop (satisfies assistant.loop.TurnMemory)."""
+
+    def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_lock: threading.Lock | None = None,
+                 clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,
+                 named: bool = True) -> None:
+        self.named = named  # False for the unnamed owner of a single-person desk
+        chat = LockedChat(llm, llm_lock or threading.Lock()) if llm is not None else None
+        self.store = store
+        self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens)
+        self.clock = clock
+        self._work: queue.Queue[tuple[str, int, datetime] | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._write, name="memory-writer", daemon=True)
+        self._writer.start()
+
+    @property
+    def person_name(self) -> str | None:
+        """The name to address the person by, if Hearth knows it."""
+        return self.person.name if self.named else None
+
+    def prepare(self, partial_text: str) -> None:
+        self.person.prepare(partial_text)
+
+    def recall(self, text: str) -> tuple[str, list[dict]]:
+        return self.person.recall(text)
+
+    def remember(self, user_text: str, reply_text: str) -> None:
+        now = self.clock()
+        p = self.person
+        turn_id = self.store.add_turn(p.person_id, p.session_id, "user", user_text, now)
+        if reply_text.strip():
+            self.store.add_turn(p.person_id, p.session_id, "assistant", reply_text, now)
+        self._work.put((user_text, turn_id, now))
+
+    def _write(self) -> None:
+        while (item := self._work.get()) is not None:
+            text, turn_id, now = item
+            try:
+                self.person.derive(text, turn_id, now)
+            except Exception:  # the raw turn is safe; a failed derivation must not stop the loop
+                log.exception("deriving memory from turn %s failed", turn_id)
+            finally:
+                self._work.task_done()
+
+    def flush(self) -> None:
+        """Wait until every turn so far has been turned into memory."""
+        self._work.join()
+
+    def end_session(self) -> None:
+        self.flush()
+        self.person.end_session()
+        self._work.put(None)
+        self._writer.join(timeout=30)
+
+
+def person_id_for(store: MemoryStore, name: str) -> int:
+    """The person with this name, created if new."""
+    found = store.find_person(name)
+    return found if found is not None else store.add_person(name)
+
+
+def open_memory_store(config: Config, engines) -> MemoryStore | None:
+    """The user's memory database, or None when memory is off."""
+    if not config.memory or engines.embedder is None:
+        return None
+    return open_store(config.data_path, engines.embedder)
+
+
+def session_memory(store: MemoryStore | None, config: Config, engines, person: str | None = None,
+                   clock: Callable[[], datetime] = datetime.now) -> LoopMemory | None:
+    """A new session of one person's memory, or None without a store."""
+    if store is None:
+        return None
+    return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.llm,
+                      llm_lock=engines.llm_lock, clock=clock, budget_tokens=config.memory_budget_tokens,
+                      named=person is not None)

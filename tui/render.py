@@ -1,0 +1,294 @@
+"""Pure formatting: a ViewState in, Rich text and table cells out. No Textual, no clocks read here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from statistics import median
+from typing import Any, Mapping, Sequence
+
+from rich.text import Text
+
+from assistant.timings import TURN_COLUMNS
+
+from .gate import level_dbfs
+from .state import ENGINE_ORDER, LISTENING, SPEAKING, TALKING, THINKING, TurnView, ViewState
+
+STAGE_TITLES = {
+    "endpoint_delay": "endpoint",
+    "asr": "transcribe",
+    "recall": "recall",
+    "llm_first_token": "LLM 1st tok",
+    "first_audio": "1st audio",
+    "first_sentence_audio": "1st audio",
+    "speech_end_to_first_audio": "end→audio",
+}
+
+
+def stage_title(name: str) -> str:
+    return STAGE_TITLES.get(name) or name.replace("_", " ")
+VAD_STYLES = {LISTENING: "green", SPEAKING: "bold yellow", THINKING: "bold magenta", TALKING: "bold cyan"}
+SLOW_FACTOR = 1.5  # a turn this many times the median speech-end-to-first-audio is marked slow
+SLOW_FLOOR = 0.3  # …and only if it is slower than this many seconds (no alarms about 80 ms vs 50 ms)
+BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def speaker_name(person: str | None) -> str:
+    return person or "unknown"
+
+
+# -- conversation ----------------------------------------------------------------------------------
+
+def conversation(state: ViewState, max_turns: int = 200) -> Text:
+    out = Text()
+    turns = state.turns[-max_turns:]
+    for turn in turns:
+        if out:
+            out.append("\n")
+        _user_line(out, turn)
+        if turn.answered:
+            out.append("\n")
+            _hearth_line(out, turn)
+    if not turns:
+        out.append("Say something…" if state.started else "", style="dim italic")
+    return out
+
+
+def _user_line(out: Text, turn: TurnView) -> None:
+    out.append(f"{speaker_name(turn.speaker)}: ", style="bold green")
+    if turn.asr_done:
+        out.append(turn.heard.strip() or "…")
+    elif turn.partial:
+        out.append(turn.partial.strip() + " …", style="italic")
+    else:
+        out.append("…", style="dim")
+    if turn.skipped:
+        out.append(f"  (no reply: {turn.skipped})", style="dim")
+
+
+def _hearth_line(out: Text, turn: TurnView) -> None:
+    out.append("hearth: ", style="bold cyan")
+    out.append(" ".join(s.strip() for s in turn.sentences))
+    if turn.interrupted:
+        out.append(" — cut off", style="bold red")
+    elif not turn.reply_done:
+        out.append(" ▍", style="cyan")
+
+
+# -- timings ---------------------------------------------------------------------------------------
+
+def ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.0f}"
+
+
+def timing_rows(state: ViewState) -> list[tuple[str, ...]]:
+    rows = []
+    for turn in state.timed_turns:
+        d = turn.durations
+        rows.append((str(turn.turn_id), *(ms(d.get(c)) for c in TURN_COLUMNS)))
+    return rows
+
+
+def end_to_audio(state: ViewState) -> list[tuple[int, float]]:
+    return [(t.turn_id, t.durations["speech_end_to_first_audio"])
+            for t in state.turns if "speech_end_to_first_audio" in t.durations]
+
+
+def is_slow(value: float, values: Sequence[float]) -> bool:
+    return len(values) >= 2 and value > SLOW_FLOOR and value > SLOW_FACTOR * median(values)
+
+
+def bar(value: float, scale: float, width: int) -> str:
+    """A horizontal bar of unicode eighth-blocks, `value/scale` of `width` cells."""
+    if scale <= 0 or width <= 0:
+        return ""
+    eighths = max(1, round(min(1.0, value / scale) * width * 8)) if value > 0 else 0
+    return "█" * (eighths // 8) + (BLOCKS[eighths % 8] if eighths % 8 else "")
+
+
+def latency_chart(state: ViewState, width: int = 24, rows: int = 6) -> Text:
+    """Speech end → first audio per turn (the latest `rows`), a slow turn in red."""
+    points = end_to_audio(state)
+    out = Text()
+    if not points:
+        out.append("no answered turn yet", style="dim")
+        return out
+    values = [v for _, v in points]
+    scale = max(values)
+    out.append(f"median {median(values):.2f} s over {len(values)} turn{'s' if len(values) != 1 else ''}", style="bold")
+    for turn_id, value in points[-rows:]:
+        slow = is_slow(value, values)
+        out.append(f"\n#{turn_id:<3}")
+        out.append(bar(value, scale, width).ljust(width), style="bold red" if slow else "cyan")
+        out.append(f" {value:5.2f} s")
+        if slow:
+            out.append(" slow", style="bold red")
+    return out
+
+
+# -- memories --------------------------------------------------------------------------------------
+
+def when(said_at: Any, now: datetime | None) -> str:
+    """A said_at timestamp relative to now: "just now", "5 min ago", "3 days ago", or the date."""
+    if not said_at:
+        return ""
+    try:
+        t = datetime.fromisoformat(str(said_at))
+    except ValueError:
+        return str(said_at)
+    if now is None:
+        return t.strftime("%Y-%m-%d")
+    if t.tzinfo is not None and now.tzinfo is None:
+        t = t.replace(tzinfo=None)
+    seconds = (now - t).total_seconds()
+    if seconds < 0:
+        return t.strftime("%Y-%m-%d")
+    for limit, unit, size in ((60, "", 0), (3600, "min", 60), (86400, "h", 3600), (86400 * 14, "day", 86400),
+                              (86400 * 60, "week", 86400 * 7)):
+        if seconds < limit:
+            if not size:
+                return "just now"
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if unit in ('day', 'week') and n != 1 else ''} ago"
+    return t.strftime("%Y-%m-%d")
+
+
+def source_mark(memory: Mapping[str, Any]) -> Text:
+    source = str(memory.get("source") or "")
+    if source == "pool":
+        return Text("pool", style="green")
+    if source == "fallback":
+        return Text("fallback", style="yellow")
+    return Text(source or "-", style="dim")
+
+
+def score(memory: Mapping[str, Any]) -> str:
+    value = memory.get("score")
+    return f"{value:.2f}" if isinstance(value, (int, float)) else ""
+
+
+def fact_row(memory: Mapping[str, Any], now: datetime | None) -> tuple:
+    return (source_mark(memory), str(memory.get("entity") or "-"), str(memory.get("schema") or "-"),
+            str(memory.get("text") or ""), score(memory), when(memory.get("said_at"), now))
+
+
+def _bullet(out: Text, memory: Mapping[str, Any]) -> None:
+    source = memory.get("source")
+    out.append("● " if source == "pool" else "○ " if source == "fallback" else "· ",
+               style="green" if source == "pool" else "yellow" if source == "fallback" else "dim")
+
+
+def _tail(out: Text, memory: Mapping[str, Any], now: datetime | None) -> None:
+    bits = [score(memory), when(memory.get("said_at"), now)]
+    out.append("  " + " · ".join(b for b in bits if b) + (" · " if any(bits) else ""), style="dim")
+    out.append_text(source_mark(memory))
+
+
+def facts_text(memories: Sequence[Mapping[str, Any]], now: datetime | None) -> Text:
+    """Each fact as two lines: ● entity · schema  score · when · pool, then the memory sentence."""
+    out = Text()
+    for n, m in enumerate(memories):
+        if n:
+            out.append("\n")
+        _bullet(out, m)
+        out.append(str(m.get("entity") or "(no entity)"), style="bold")
+        if m.get("schema"):
+            out.append(f" · {m['schema']}", style="magenta")
+        _tail(out, m, now)
+        out.append("\n  " + str(m.get("text") or ""))
+    return out
+
+
+def affect_label(memory: Mapping[str, Any]) -> str:
+    for key in ("label", "affect", "emotion"):
+        value = memory.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, Mapping) and value.get("label"):
+            return str(value["label"])
+    return ""
+
+
+def _number(memory: Mapping[str, Any], key: str) -> float | None:
+    value = memory.get(key)
+    if isinstance(value, Mapping):
+        return None
+    if value is None:
+        affect = memory.get("affect")
+        value = affect.get(key) if isinstance(affect, Mapping) else None
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def persona_text(memories: Sequence[Mapping[str, Any]], now: datetime | None) -> Text:
+    """Each persona node: ● label (valence, arousal) [entity]  score · when · pool, then the node and its cause."""
+    out = Text()
+    if not memories:
+        out.append("no persona node recalled", style="dim")
+        return out
+    for n, m in enumerate(memories):
+        if n:
+            out.append("\n")
+        _bullet(out, m)
+        label = affect_label(m)
+        valence, arousal = _number(m, "valence"), _number(m, "arousal")
+        style = "bold green" if (valence or 0) > 0.15 else "bold red" if (valence or 0) < -0.15 else "bold"
+        out.append(label or "(no affect)", style=style)
+        dims = [f"valence {valence:+.1f}" if valence is not None else "",
+                f"arousal {arousal:.1f}" if arousal is not None else ""]
+        if any(dims):
+            out.append(f" ({', '.join(d for d in dims if d)})", style="dim")
+        if m.get("entity"):
+            out.append(f" · {m['entity']}", style="bold")
+        _tail(out, m, now)
+        out.append("\n  " + str(m.get("text") or ""))
+        if m.get("cause"):
+            out.append(f" ← because {m['cause']}", style="italic")
+    return out
+
+
+# -- start-up and status ---------------------------------------------------------------------------
+
+def startup(state: ViewState) -> Text:
+    out = Text("Loading models…\n\n", style="bold")
+    names = list(ENGINE_ORDER) + [e.name for e in state.engines if e.name not in ENGINE_ORDER]
+    for name in names:
+        e = state.engine(name)
+        if e is None:
+            out.append(f"  ·  {name:<5} waiting\n", style="dim")
+        elif e.state == "ready":
+            out.append("  ✓  ", style="bold green")
+            out.append(f"{name:<5} ready in {e.seconds:.1f} s\n")
+        else:
+            out.append("  …  ", style="bold yellow")
+            out.append(f"{name:<5} loading\n")
+    if state.error:
+        out.append(f"\n{state.error}\n", style="bold red")
+    return out
+
+
+def level_meter(rms: float, width: int = 12) -> str:
+    """The level from -60 dBFS (empty) to 0 dBFS (full) as eighth-blocks."""
+    fraction = (level_dbfs(rms) + 60) / 60
+    return bar(fraction, 1.0, width).ljust(width, "·") if fraction > 0 else "·" * width
+
+
+def status(state: ViewState) -> Text:
+    c = state.controls
+    out = Text()
+    out.append("in ", style="dim")
+    out.append(state.input_name or "-", style="bold")
+    out.append(" ")
+    out.append(level_meter(0.0 if c.muted else state.level), style="red" if c.muted else "green")
+    if c.muted:
+        out.append(" MUTED", style="bold white on red")
+    if c.push_to_talk:
+        out.append(" PTT:" + ("talk" if c.talk_open else "hold"), style="bold black on yellow" if c.talk_open else "bold yellow")
+    out.append("  │  ", style="dim")
+    vad = "ended" if state.ended else state.vad
+    out.append(vad, style=VAD_STYLES.get(vad, "dim"))
+    out.append("  │  speaker ", style="dim")
+    out.append(speaker_name(state.speaker), style="bold")
+    if state.speaker_score is not None and state.speaker:
+        out.append(f" {state.speaker_score:.2f}")
+    out.append("  │  ", style="dim")
+    out.append(" ".join(f"{k}:{v}" for k, v in state.models) if state.models else "models loading…", style="dim")
+    return out

@@ -1,0 +1,174 @@
+"""The assistant behind the TUI: loads the engines and runs the turn loop on its own thread.
+
+Everything it has to say (engine progress, the loop's events, the end) goes to one `post` callable
+that must not block; the app passes a thread-safe queue's append. The frames pass through the
+gate (mute, push-to-talk, stop) and the level meter before the loop sees them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import threading
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from assistant import events as ev
+from assistant.clock import MonotonicClock
+from assistant.config import Config
+from audio import FRAME_SECONDS
+from audio.sources import FileSource, Frame
+
+from .gate import FrameGate, LevelMeter
+from .state import EngineProgress, SessionEnded, SessionStarted
+
+MODES = ("live", "replay", "demo")
+
+Post = Callable[[object], None]
+
+
+def renumber(frames: Iterable[Frame]) -> Iterator[Frame]:
+    """Frames of several inputs as one stream: indexes and media times continue across files."""
+    for n, frame in enumerate(frames):
+        yield Frame(frame.samples, n, (n + 1) * FRAME_SECONDS)
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _paced_wav_sink(folder: Path):
+    """A wav sink that plays replies out at real speed where the sink can (so "talking" lasts as long
+    as the reply would be heard, and barge-in works as with speakers)."""
+    from audio.sinks import WavSink
+
+    try:
+        return WavSink(folder, realtime=True)
+    except TypeError:  # a WavSink without pacing
+        return WavSink(folder)
+
+
+class Session:
+    """One run of the assistant in a mode: "live" (microphone and speakers), "replay" (files paced in
+    real time, replies written as wavs) or "demo" (the demo script synthesized, then replayed).
+
+    `check()` opens what can fail fast (devices, files, output folder) before any model loads, so a
+    wrong path is one clear error before the window opens. `start(post)` runs the rest on a thread.
+    """
+
+    def __init__(self, config: Config, mode: str, files: Sequence[Path] = (), out: Path | None = None,
+                 make_memory: Callable[[object], object] | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if mode == "replay" and not files:
+            raise ValueError("replay needs at least one file")
+        self.config, self.mode, self.files = config, mode, [Path(f) for f in files]
+        self.out = Path(out) if out else None
+        self.make_memory = make_memory
+        self.gate = FrameGate()
+        self.meter = LevelMeter()
+        self.error: BaseException | None = None
+        self.engines = None
+        self._mic = self._speaker = None
+        self._thread: threading.Thread | None = None
+
+    # -- before the window opens ------------------------------------------------------------------
+
+    def check(self) -> None:
+        if self.mode == "live":
+            from audio.sinks import SpeakerSink
+            from audio.sources import MicSource
+
+            self._mic = MicSource(self.config.input_device or None)
+            self._speaker = SpeakerSink(self.config.output_device or None)
+        elif self.mode == "replay":
+            for path in self.files:
+                FileSource(path)  # raises AudioInputError with a one-line message
+        if self.mode != "live":
+            if self.out is None:
+                self.out = (self.config.cache_path / "demo" if self.mode == "demo"
+                            else Path(tempfile.mkdtemp(prefix="hearth-replay-")))
+            from audio.sinks import WavSink
+
+            WavSink(self.out)  # checks the folder is writable
+
+    @property
+    def input_name(self) -> str:
+        if self.mode == "live":
+            return self._mic.name if self._mic else "microphone"
+        if self.mode == "demo":
+            return "demo script"
+        return ", ".join(p.name for p in self.files)
+
+    # -- on the session thread --------------------------------------------------------------------
+
+    def start(self, post: Post) -> None:
+        self._thread = threading.Thread(target=self._run, args=(post,), name="hearth-session", daemon=True)
+        self._thread.start()
+
+    def _run(self, post: Post) -> None:
+        try:
+            from assistant.engines import load_engines
+
+            self.engines = load_engines(self.config, lambda name, state, s: post(EngineProgress(name, state, s)))
+            if self.gate.stopped:
+                return
+            frames, sink, note = self._open(post)
+            bus = ev.EventBus()
+            log = None
+            if self.out is not None:
+                from assistant.replay import EventLog
+
+                log = EventLog(self.out / "events.jsonl")
+                bus.subscribe(log)
+            bus.subscribe(post)
+            memory = self.make_memory(self.engines) if self.make_memory else None
+            post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
+            from assistant.loop import TurnLoop
+
+            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, memory=memory)
+            try:
+                loop.run(self.meter.frames(self.gate.frames(frames)))
+            finally:
+                if log is not None:
+                    log.close()
+                sink.close()
+                if self._mic is not None:
+                    self._mic.close()
+            post(SessionEnded())
+        except Exception as exc:  # shown on screen; run_tui raises it again once the window closes
+            self.error = exc
+            post(SessionEnded(error=one_line(exc)))
+
+    def _open(self, post: Post):
+        if self.mode == "live":
+            return self._mic.frames(), self._speaker, ""
+        files = self.files
+        if self.mode == "demo":
+            from assistant.demo import SCRIPT, synthesize_user
+
+            post(EngineProgress("script", "loading"))
+            files = [synthesize_user(self.engines.tts, SCRIPT, self.out / "demo-user.wav")]
+            post(EngineProgress("script", "ready"))
+        frames = renumber(itertools.chain.from_iterable(FileSource(p, realtime=True).frames() for p in files))
+        return frames, _paced_wav_sink(self.out), f"replies → {self.out}"
+
+    # -- from the UI thread -----------------------------------------------------------------------
+
+    def stop(self) -> None:
+        self.gate.stop()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the thread to finish (the turn in progress completes); True when it has."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            return not self._thread.is_alive()
+        return True
+
+    def close_devices(self) -> None:
+        """Release devices opened by check() when the thread never ran."""
+        if self._thread is None:
+            for device in (self._mic, self._speaker):
+                if device is not None:
+                    device.close()
