@@ -1,0 +1,356 @@
+"""Memory benchmark: update scenarios, LoCoMo dev recall against a raw-turn baseline, speed at scale.
+
+    .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--locomo FILE] [--json FILE] [--skip-scale]
+                                          [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
+
+LoCoMo categories are read as LoCoMo's own evaluation code reads them: 1 multi-hop, 2 temporal,
+3 open-domain, 4 single-hop (5, adversarial, is skipped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memory import MemoryStore, PersonMemory, open_store  # noqa: E402
+from memory.ranking import block_results, estimate_tokens, memory_block, rank  # noqa: E402
+from memory.store import ITEM  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+STOP = set("""a an the and or but of to in on at for with from by as is are was were be been it its this that
+these those he she they his her their i me my we our you your what when where which who how did does do has have
+had not no so if then than there here about into over after before during s""".split())
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def load_llm():
+    from assistant.config import Config
+
+    try:
+        from assistant.engines import load_llm as load
+
+        return load(Config())
+    except Exception:
+        from models.bundled import bundled_llm
+        from models.llm import LlamaCppChat
+
+        return LlamaCppChat(bundled_llm(Config().cache_path))
+
+
+# -- (a) update scenarios ---------------------------------------------------------------------
+
+def run_scenarios(path: Path, embedder, llm) -> dict:
+    data = json.loads(path.read_text())
+    criteria = ("history", "current", "emotion", "cause")
+    passed = {c: [0, 0] for c in criteria}
+    probes_ok = [0, 0]
+    failures = []
+    used_llm = [0, 0]
+    for sc in data["scenarios"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(Path(tmp), embedder)
+            pid = store.add_person(sc["user"])
+            clock = {"now": datetime(2000, 1, 1)}
+            for n, session in enumerate(sc["sessions"], start=1):
+                clock["now"] = datetime.fromisoformat(session["date"]).replace(hour=10)
+                pm = PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"])
+                for turn in session["turns"]:
+                    pm.remember(turn, "")
+                    clock["now"] += timedelta(minutes=1)
+                pm.end_session()
+                for probe in (p for p in sc["probes"] if p["after_session"] == n):
+                    results = pm.results(probe["query"], k=5)
+                    text = " ".join(r.candidate.text for r in results).lower()
+                    ok_all = True
+                    for c in criteria:
+                        words = probe.get(f"{c}_any")
+                        if not words:
+                            continue
+                        hit = any(w.lower() in text for w in words)
+                        passed[c][0] += hit
+                        passed[c][1] += 1
+                        ok_all &= hit
+                        if not hit:
+                            failures.append(f"{sc['id']} after {n}: {c} {words}")
+                    probes_ok[0] += ok_all
+                    probes_ok[1] += 1
+            rows = store.conn.execute("SELECT method, count(*) FROM item_versions GROUP BY method").fetchall()
+            counts = dict(rows)
+            used_llm[0] += counts.get("llm", 0)
+            used_llm[1] += counts.get("llm", 0) + counts.get("compose", 0)
+            store.close()
+    checks = sum(v[0] for v in passed.values()), sum(v[1] for v in passed.values())
+    return {"per_criterion": {c: v[0] / v[1] for c, v in passed.items() if v[1]},
+            "checks": checks[0] / checks[1], "probes": probes_ok[0] / probes_ok[1], "failures": failures,
+            "updates_by_llm": used_llm[0], "updates_total": used_llm[1]}
+
+
+def print_scenarios(label: str, r: dict) -> None:
+    print(f"\n(a) update scenarios, {label}")
+    print("  criterion   pass rate")
+    for c, v in r["per_criterion"].items():
+        print(f"  {c:<10}  {pct(v)}")
+    print(f"  all checks  {pct(r['checks'])}   whole probes {pct(r['probes'])}   "
+          f"updates written by the model: {r['updates_by_llm']}/{r['updates_total']}")
+    for f in r["failures"]:
+        print(f"    miss: {f}")
+
+
+# -- (b) LoCoMo -------------------------------------------------------------------------------
+
+def parse_locomo_date(text: str) -> datetime:
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", str(text).lower()) if w not in STOP}
+
+
+def answer_recall(answer, block: str) -> float:
+    words = content_words(answer)
+    if not words:
+        return 1.0
+    have = set(re.findall(r"[a-z0-9]+", block.lower()))
+    return sum(w in have for w in words) / len(words)
+
+
+def run_locomo(path: Path, embedder, llm, budget: int = 200, k: int = 6) -> dict:
+    samples = json.loads(path.read_text())
+    ours = {c: {"evidence": [], "answer": [], "tokens": []} for c in CATEGORIES}
+    base = {c: {"evidence": [], "answer": [], "tokens": []} for c in CATEGORIES}
+    ingest_times = []
+    for sample in samples:
+        conv = sample["conversation"]
+        speakers = [conv["speaker_a"], conv["speaker_b"]]
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(Path(tmp), embedder)
+            people = {s: store.add_person(s) for s in speakers}
+            turn_to_dia: dict[int, str] = {}
+            raw: list[tuple[str, str]] = []
+            n = 1
+            last = None
+            while f"session_{n}" in conv:
+                start = parse_locomo_date(conv[f"session_{n}_date_time"])
+                clock = {"now": start}
+                mems = {s: PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"]) for s, pid in people.items()}
+                for turn in conv[f"session_{n}"]:
+                    text = turn["text"] + (f" [shares a photo of {turn['blip_caption']}]" if turn.get("blip_caption")
+                                           else "")
+                    raw.append((turn["dia_id"], f"{turn['speaker']}: {text}"))
+                    pm = mems[turn["speaker"]]
+                    t0 = time.perf_counter()
+                    pm.remember(text, "")
+                    ingest_times.append(time.perf_counter() - t0)
+                    last_turn = store.conn.execute("SELECT max(id) FROM turns").fetchone()[0]
+                    turn_to_dia[last_turn] = turn["dia_id"]
+                    clock["now"] += timedelta(seconds=30)
+                for pm in mems.values():
+                    pm.end_session()
+                last = clock["now"]
+                n += 1
+            now = last + timedelta(days=1)
+            raw_vecs = embedder.embed([t for _, t in raw])
+            mems = {s: PersonMemory(store, pid, llm=None, clock=lambda: now) for s, pid in people.items()}
+            for qa in sample["qa"]:
+                cat = qa.get("category")
+                if cat not in CATEGORIES or "answer" not in qa:
+                    continue
+                q = qa["question"]
+                named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", q)]
+                who = named if len(named) == 1 else speakers
+                results = []
+                for s in who:
+                    results += mems[s].results(q, k=k)
+                results = sorted(results, key=lambda r: -r.score)[:k]
+                block = memory_block(results, now, budget)
+                kept = block_results(results, now, budget)
+                prov = {turn_to_dia.get(t) for r in kept for t in r.candidate.provenance}
+                evidence = set(qa["evidence"])
+                ours[cat]["evidence"].append(len(evidence & prov) / len(evidence) if evidence else 1.0)
+                ours[cat]["answer"].append(answer_recall(qa["answer"], block))
+                ours[cat]["tokens"].append(estimate_tokens(block))
+                qv = embedder.embed_one(q)
+                top = np.argsort(-(raw_vecs @ qv))[:5]
+                bblock = "\n".join(f"- {raw[i][1]}" for i in top)
+                bprov = {raw[i][0] for i in top}
+                base[cat]["evidence"].append(len(evidence & bprov) / len(evidence) if evidence else 1.0)
+                base[cat]["answer"].append(answer_recall(qa["answer"], bblock))
+                base[cat]["tokens"].append(estimate_tokens(bblock))
+            store.close()
+
+    def summary(table):
+        out = {}
+        for c, v in table.items():
+            if v["evidence"]:
+                out[CATEGORIES[c]] = {m: statistics.mean(x) for m, x in v.items()} | {"n": len(v["evidence"])}
+        allv = {m: [x for v in table.values() for x in v[m]] for m in ("evidence", "answer", "tokens")}
+        out["overall"] = {m: statistics.mean(x) for m, x in allv.items()} | {"n": len(allv["evidence"])}
+        return out
+
+    return {"ours": summary(ours), "baseline": summary(base),
+            "ingest_ms_per_turn": {"mean": 1000 * statistics.mean(ingest_times),
+                                   "p95": 1000 * float(np.percentile(ingest_times, 95))}}
+
+
+def print_locomo(label: str, r: dict) -> None:
+    print(f"\n(b) LoCoMo dev, {label}  (categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)")
+    print("  category      n   | ours: evidence  answer  tokens | baseline: evidence  answer  tokens")
+    for cat in [*CATEGORIES.values(), "overall"]:
+        o, b = r["ours"].get(cat), r["baseline"].get(cat)
+        if not o:
+            continue
+        print(f"  {cat:<11} {o['n']:4d}   |      {pct(o['evidence'])}  {pct(o['answer'])}  {o['tokens']:6.1f} |"
+              f"        {pct(b['evidence'])}  {pct(b['answer'])}  {b['tokens']:6.1f}")
+    print(f"  ingest per turn: mean {r['ingest_ms_per_turn']['mean']:.1f} ms, p95 {r['ingest_ms_per_turn']['p95']:.1f} ms")
+
+
+# -- (c) speed and scale ----------------------------------------------------------------------
+
+QUERIES = ["How is my dog doing after the surgery?", "What did I say about work last week?",
+           "Do you remember my sister's wedding?", "I'm nervous about the exam tomorrow",
+           "Where did we go on holiday?", "What should I cook tonight?", "How's the garden?",
+           "Did I tell you about my new job?", "I feel tired all the time", "What's my cat called?"]
+
+
+def synth(store: MemoryStore, pid: int, n: int, entities: int = 200, seed: int = 0) -> None:
+    """n items with random unit vectors over `entities` entities, inserted directly (no embedding)."""
+    rng = np.random.default_rng(seed)
+    now = datetime(2026, 1, 1).isoformat()
+    schemas = ["health", "work", "family and friends", "home", "travel", "pets", "hobbies", "food"]
+    with store.transaction():
+        for e in range(entities):
+            store.add_entity(pid, f"thing{e}", schemas[e % len(schemas)], [f"alias{e}"], datetime(2026, 1, 1))
+        eids = [e.id for e in store.entities(pid)]
+        first = (store.conn.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0]) + 1
+        ids = list(range(first, first + n))
+        store.conn.executemany("INSERT INTO items(id, person_id, entity_id, created, updated) VALUES (?, ?, ?, ?, ?)",
+                               [(i, pid, eids[i % len(eids)], now, now) for i in ids])
+        store.conn.executemany("INSERT INTO item_versions(id, item_id, text, said_at, provenance, created) "
+                               "VALUES (?, ?, ?, ?, '[]', ?)",
+                               [(i, i, f"synthetic memory {i} about thing{i % len(eids)}", now, now) for i in ids])
+        store.conn.execute("UPDATE items SET current_version = id WHERE person_id = ?", (pid,))
+    for lo in range(0, n, 20000):
+        chunk = ids[lo:lo + 20000]
+        v = rng.standard_normal((len(chunk), 384)).astype(np.float32)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        store.bulk_vectors(ITEM, pid, chunk, v)
+
+
+def run_scale(embedder, sizes: list[int]) -> dict:
+    out = {}
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(Path(tmp), embedder)
+            pid = store.add_person("Dana")
+            other = store.add_person("Eli")
+            t0 = time.perf_counter()
+            synth(store, pid, n)
+            synth(store, other, min(n, 1000), seed=1)
+            insert_s = time.perf_counter() - t0
+            store.close()
+            store = open_store(Path(tmp), embedder)
+            t0 = time.perf_counter()
+            store.matrix(pid, ITEM)
+            load_s = time.perf_counter() - t0
+            pm = PersonMemory(store, pid, clock=lambda: datetime(2026, 2, 1))
+            for q in QUERIES[:3]:
+                pm.results(q)  # warm up torch and caches
+            queries = [f"{q} thing{i % 200}" if i % 2 else q for i, q in enumerate(QUERIES * 3)]
+            cold, warm, sqlvec, embed = [], [], [], []
+            for q in queries:
+                pm.recaller.invalidate()
+                t0 = time.perf_counter()
+                pm.results(q)
+                cold.append(time.perf_counter() - t0)
+                pm.prepare(q[: len(q) // 2])
+                pm.prepare(q)
+                t0 = time.perf_counter()
+                pm.results(q)
+                warm.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                qv = embedder.embed_one(q)
+                embed.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                store.search_sql(pid, qv, 10)
+                sqlvec.append(time.perf_counter() - t0)
+            ms = lambda xs, p: 1000 * float(np.percentile(xs, p))  # noqa: E731
+            out[n] = {"insert_s": insert_s, "matrix_load_s": load_s,
+                      "after_prepare_ms": {"p50": ms(warm, 50), "p95": ms(warm, 95)},
+                      "cold_ms": {"p50": ms(cold, 50), "p95": ms(cold, 95)},
+                      "query_embedding_ms": {"p50": ms(embed, 50)},
+                      "sqlite_vec_knn_ms": {"p50": ms(sqlvec, 50), "p95": ms(sqlvec, 95)}}
+            store.close()
+    return out
+
+
+def print_scale(r: dict) -> None:
+    print("\n(c) recall latency for one person (query embedding included)")
+    print("  items    after prepare p50/p95   cold p50/p95    embed p50   sqlite-vec KNN p50/p95   matrix load")
+    for n, v in r.items():
+        print(f"  {n:>7}  {v['after_prepare_ms']['p50']:7.1f} /{v['after_prepare_ms']['p95']:6.1f} ms  "
+              f"{v['cold_ms']['p50']:6.1f} /{v['cold_ms']['p95']:6.1f} ms  {v['query_embedding_ms']['p50']:6.1f} ms  "
+              f"{v['sqlite_vec_knn_ms']['p50']:8.1f} /{v['sqlite_vec_knn_ms']['p95']:7.1f} ms  {v['matrix_load_s']:6.2f} s")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenarios", type=Path, default=SHARED / "memory-updates" / "dev.json")
+    ap.add_argument("--locomo", type=Path, default=SHARED / "locomo" / "locomo-dev.json")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--skip-scale", action="store_true")
+    ap.add_argument("--skip-locomo", action="store_true")
+    ap.add_argument("--llm", action=argparse.BooleanOptionalAction, default=False,
+                    help="also run the scenarios with the bundled model rewriting updates")
+    ap.add_argument("--locomo-llm", action="store_true", help="LoCoMo with the model too (slow: minutes per conversation)")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    args = ap.parse_args(argv)
+
+    from models.embedder import TextEmbedder
+
+    embedder = TextEmbedder()
+    report: dict = {}
+    report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)
+    print_scenarios("deterministic rewriter (no model)", r)
+    llm = load_llm() if args.llm or args.locomo_llm else None
+    if llm is not None:
+        t0 = time.perf_counter()
+        report["scenarios_llm"] = r = run_scenarios(args.scenarios, embedder, llm)
+        r["seconds"] = time.perf_counter() - t0
+        print_scenarios(f"model rewriter ({getattr(llm, 'name', 'llm')}, {r['seconds']:.0f} s)", r)
+    if not args.skip_locomo and args.locomo.exists():
+        t0 = time.perf_counter()
+        report["locomo_no_llm"] = r = run_locomo(args.locomo, embedder, None)
+        r["seconds"] = time.perf_counter() - t0
+        print_locomo(f"deterministic rewriter ({r['seconds']:.0f} s)", r)
+        if args.locomo_llm and llm is not None:
+            t0 = time.perf_counter()
+            report["locomo_llm"] = r = run_locomo(args.locomo, embedder, llm)
+            r["seconds"] = time.perf_counter() - t0
+            print_locomo(f"model rewriter ({r['seconds']:.0f} s)", r)
+    if not args.skip_scale:
+        report["scale"] = r = run_scale(embedder, [int(s) for s in args.sizes.split(",")])
+        print_scale(r)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str))
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""Emotion in a turn: a label from a small lexicon, its valence and arousal, and its cause.
+
+Pure functions. The lexicon maps word stems to a label; the cause is the clause after 'because',
+'about', 'since', 'that' or the emotion word itself, or else the turn's main event.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions)
+EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
+    "worried": (-0.6, 0.6, (r"worr(y|ied|ies|ying)", r"concerned")),
+    "nervous": (-0.5, 0.7, (r"nervous", r"jittery")),
+    "anxious": (-0.6, 0.7, (r"anxious", r"anxiety", r"on edge")),
+    "scared": (-0.7, 0.8, (r"scared", r"afraid", r"terrified", r"frightened")),
+    "stressed": (-0.6, 0.7, (r"stress(ed|ful|ing)?", r"overwhelm(ed|ing)", r"swamped")),
+    "relieved": (0.6, 0.3, (r"relie(f|ved)", r"feel like a new person", r"weight off")),
+    "excited": (0.8, 0.9, (r"excit(ed|ing)", r"thrilled", r"can'?t wait", r"looking forward", r"psyched", r"stoked")),
+    "happy": (0.8, 0.5, (r"happy", r"glad", r"delighted", r"joy(ful)?", r"good news", r"adorable", r"amazing",
+                         r"awesome", r"wonderful", r"fantastic")),
+    "proud": (0.8, 0.6, (r"proud",)),
+    "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
+    "sad": (-0.7, 0.3, (r"sad", r"down", r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy")),
+    "lonely": (-0.6, 0.3, (r"lonely", r"alone")),
+    "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at", r"annoyed", r"frustrat(ed|ing)", r"irritat(ed|ing)")),
+    "disappointed": (-0.5, 0.4, (r"disappoint(ed|ing)", r"let down")),
+    "guilty": (-0.4, 0.4, (r"guilt(y)?", r"ashamed")),
+    "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained")),
+    "hopeful": (0.5, 0.4, (r"hopeful", r"optimistic")),
+    "calm": (0.4, 0.1, (r"calm", r"peaceful", r"relaxed", r"content")),
+    "loving": (0.8, 0.4, (r"\blove(s|d)?\b",)),
+}
+_NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
+_PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]
+_CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|to|by|with|when|after)\b\s*", re.I)
+_PRONOUN_ONLY = re.compile(r"^\W*(it|that|this|them|him|her|so|too|really|though)?\W*$", re.I)
+_FILLER = re.compile(r"^\W*(good news|bad news|well|so|oh|hey|hi|guess what|honestly|anyway|wow|yay|ugh)\b[\W]*",
+                     re.I)
+
+
+@dataclass(frozen=True)
+class Affect:
+    label: str
+    valence: float
+    arousal: float
+    cause: str | None
+    stated: bool  # said in words, or only implied
+
+
+def valence_of(label: str | None) -> float:
+    return EMOTIONS[label][0] if label in EMOTIONS else 0.0
+
+
+_ABBREV = re.compile(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr|vs|etc)\.", re.I)
+_IMPLIED = ("good news", "amazing", "awesome", "wonderful", "fantastic", "adorable", "feel like a new person")
+_TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'?m|i am|i feel|i felt|feel|felt|"
+                       r"it was|it's|it is|that was|he's|she's|they're|we're|was|were|is|are|been|makes me|made me|"
+                       r"got|get|getting|totally|super|just)\b\s*)+$", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    protected = _ABBREV.sub(lambda m: m.group(0)[:-1] + "\u2024", text)
+    return [s.strip().replace("\u2024", ".") for s in re.split(r"(?<=[.!?])\s+|\n+", protected) if s.strip()]
+
+
+def find_emotion(text: str) -> tuple[str, re.Match] | None:
+    """The first stated (not negated) emotion in the text, with its match; implied ones only when none is stated."""
+    best, implied = None, None
+    for label, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if _NEGATION.search(text[:m.start()][-30:]):
+                continue
+            if m.group(0).lower() in _IMPLIED:
+                if implied is None or m.start() < implied[1].start():
+                    implied = (label, m)
+                continue
+            if best is None or m.start() < best[1].start():
+                best = (label, m)
+            break
+    return best or implied
+
+
+def main_event(text: str, skip: str = "") -> str:
+    """The turn's first informative sentence, fillers left out and sentences that only state a feeling skipped."""
+    for sentence in sentences(text):
+        sentence = _FILLER.sub("", sentence).strip()
+        if not sentence:
+            continue
+        found = find_emotion(sentence)
+        if found and not _clause_before(sentence, found[1].start()):
+            continue
+        return sentence.rstrip(".!?")
+    return ""
+
+
+def _sentence_around(text: str, pos: int) -> tuple[str, int]:
+    start = 0
+    for s in sentences(text):
+        at = text.find(s, start)
+        if at <= pos < at + len(s) + 1:
+            return s, pos - at
+        start = at + len(s) if at >= 0 else start
+    return text, pos
+
+
+def _clause_before(sentence: str, pos: int) -> str:
+    before = _TRAILING.sub("", sentence[:pos]).strip(" ,;-")
+    before = _FILLER.sub("", before).strip(" ,;-")
+    if not before:
+        return ""
+    piece = re.split(r"[,;]\s*|\s+but\s+|\s+and\s+(?=it\b|I\b|that\b)", before)[-1].strip()
+    piece = re.sub(r"^(but|and|so|then)\s+", "", piece, flags=re.I)
+    if len(piece.split()) < 3:
+        piece = before
+    return piece if len(piece.split()) >= 2 else ""
+
+
+def find_cause(text: str, match: re.Match) -> str | None:
+    """Why: the clause after the emotion word, else the clause before it in its sentence, else the main event."""
+    after = text[match.end():]
+    sentence_end = re.search(r"[.!?](\s|$)", after)
+    after = after[:sentence_end.start()] if sentence_end else after
+    after = re.sub(r"^(ed|ing|y|ied|ful|s)?\b\s*(of myself|of me|me|too|really|so much)?\s*", "", after, flags=re.I)
+    lead = _CAUSE_LEAD.match(after)
+    cause = after[lead.end():] if lead else (after if re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after) else "")
+    cause = re.split(r"[,;]\s*(?:but|and)?\s*|\s+but\s+", cause)[0].strip().rstrip(".!?")
+    if cause and not _PRONOUN_ONLY.match(cause) and len(cause.split()) >= 2:
+        return cause
+    sentence, pos = _sentence_around(text, match.start())
+    before = _clause_before(sentence, pos)
+    if before:
+        return before
+    return main_event(text) or None
+
+
+def detect_affect(text: str) -> Affect | None:
+    """The emotion a turn states, with valence, arousal and cause; None when none is stated."""
+    found = find_emotion(text)
+    if not found:
+        return None
+    label, match = found
+    valence, arousal, _ = EMOTIONS[label]
+    return Affect(label, valence, arousal, find_cause(text, match), match.group(0).lower() not in _IMPLIED)
+
+
+def compatibility(query_valence: float | None, memory_valence: float) -> float:
+    """How well a memory's affect fits the query's mood, in [0, 1]; 0.5 when either is neutral."""
+    if query_valence is None or query_valence == 0 or memory_valence == 0:
+        return 0.5
+    return 1.0 - abs(query_valence - memory_valence) / 2.0

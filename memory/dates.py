@@ -1,0 +1,189 @@
+"""Dates named in a turn, resolved against the day it was said, and dates rendered relative to now.
+
+Pure functions: no clock is read here; the caller passes the dates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december"]
+_MON = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {m: i + 1 for i, m in enumerate(MONTHS)}
+_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9, "ten": 10, "couple of": 2, "few": 3}
+_FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan|planning|next|tomorrow|have an?|have my|coming up|"
+                     r"can't wait|looking forward|scheduled|booked|hope to|want to)\b", re.I)
+_MONTH_RE = "|".join(sorted(_MON, key=len, reverse=True))
+_N_RE = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)"
+
+
+@dataclass(frozen=True)
+class DateMention:
+    phrase: str   # as written in the turn
+    when: date    # resolved
+    start: int    # offset in the text
+
+
+def _num(word: str) -> int:
+    return int(word) if word.isdigit() else _NUM[word.lower()]
+
+
+def _future(text: str) -> bool:
+    return bool(_FUTURE.search(text))
+
+
+def _month_day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def resolve_dates(text: str, said_on: date) -> list[DateMention]:
+    """Every date phrase in `text` resolved against `said_on`, in order of appearance."""
+    if isinstance(said_on, datetime):
+        said_on = said_on.date()
+    future = _future(text)
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(m: re.Match, when: date | None) -> None:
+        if when is None or any(s < m.end() and m.start() < e for s, e in taken):
+            return
+        taken.append((m.start(), m.end()))
+        found.append(DateMention(m.group(0), when, m.start()))
+
+    for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
+        add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
+    for m in re.finditer(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? ({_MONTH_RE})\b,?(?: (\d{{4}}))?", text, re.I):
+        year = int(m[3]) if m[3] else said_on.year
+        add(m, _month_day(year, _MON[m[2].lower()], int(m[1])))
+    for m in re.finditer(rf"\b({_MONTH_RE}) (\d{{1,2}})(?:st|nd|rd|th)?\b,?(?: (\d{{4}}))?", text, re.I):
+        year = int(m[3]) if m[3] else said_on.year
+        add(m, _month_day(year, _MON[m[1].lower()], int(m[2])))
+    for m in re.finditer(r"\b(the day before yesterday|yesterday|last night|today|tonight|this morning|"
+                         r"the day after tomorrow|tomorrow)\b", text, re.I):
+        offset = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
+                  "this morning": 0, "the day after tomorrow": 2, "tomorrow": 1}[m[1].lower()]
+        add(m, said_on + timedelta(days=offset))
+    for m in re.finditer(rf"\b(next|last|this|on|coming|past)? ?({'|'.join(WEEKDAYS)})s?\b", text, re.I):
+        target = WEEKDAYS.index(m[2].lower())
+        mode = (m[1] or "").lower()
+        ahead = (target - said_on.weekday()) % 7
+        behind = (said_on.weekday() - target) % 7
+        if mode == "next":
+            days = ahead + 7 if ahead == 0 else ahead
+        elif mode in ("last", "past"):
+            days = -(behind or 7)
+        elif mode in ("this", "coming"):
+            days = ahead
+        else:
+            days = ahead if future else -(behind or 7)
+        add(m, said_on + timedelta(days=days))
+    for m in re.finditer(rf"\b(?:in|since|during|until|by|last|next|this)? ?(early |late |mid-?)?({_MONTH_RE})\b(?: (\d{{4}}))?",
+                         text, re.I):
+        word = m[2].lower()
+        if word == "may" and not m[3] and not re.match(r"(?i)(in|since|during|until|by|last|next|this)\b", m[0]):
+            continue  # "may" the verb
+        month = _MON[word]
+        lead = m[0].lower()
+        year = said_on.year
+        if m[3]:
+            year = int(m[3])
+        elif lead.startswith("last") and month >= said_on.month:
+            year -= 1
+        elif (lead.startswith("next") or future) and month < said_on.month:
+            year += 1
+        day = {"early ": 5, "late ": 25}.get((m[1] or "").lower(), 15 if m[1] else 1)
+        add(m, _month_day(year, month, day))
+    for m in re.finditer(rf"\b{_N_RE} (day|week|month|year)s? ago\b", text, re.I):
+        add(m, _shift(said_on, -_num(m[1]), m[2].lower()))
+    for m in re.finditer(rf"\bin {_N_RE} (day|week|month|year)s?\b", text, re.I):
+        add(m, _shift(said_on, _num(m[1]), m[2].lower()))
+    for m in re.finditer(r"\b(next|last|this) (week|weekend|month|year)\b", text, re.I):
+        sign = {"next": 1, "last": -1, "this": 0}[m[1].lower()]
+        unit = m[2].lower()
+        if unit == "weekend":
+            saturday = said_on + timedelta(days=(5 - said_on.weekday()) % 7)
+            add(m, saturday + timedelta(days=7 * sign if sign > 0 and said_on.weekday() >= 5 else 0)
+                if sign >= 0 else saturday - timedelta(days=7))
+        else:
+            add(m, _shift(said_on, sign, unit))
+    for m in re.finditer(r"\b(?:in|since|back in) (\d{4})\b", text, re.I):
+        add(m, date(int(m[1]), 1, 1))
+    found.sort(key=lambda d: d.start)
+    return found
+
+
+def _shift(day: date, n: int, unit: str) -> date:
+    if unit == "day":
+        return day + timedelta(days=n)
+    if unit == "week":
+        return day + timedelta(weeks=n)
+    if unit == "month":
+        month = day.month - 1 + n
+        year = day.year + month // 12
+        return date(year, month % 12 + 1, min(day.day, 28))
+    return _month_day(day.year + n, day.month, min(day.day, 28)) or day
+
+
+def format_date(day: date) -> str:
+    return f"{day.day} {MONTHS[day.month - 1].capitalize()} {day.year}"
+
+
+def absolutise(text: str, mentions: list[DateMention]) -> str:
+    """The text with each date phrase followed by its absolute date: 'yesterday (1 March 2026)'."""
+    out, last = [], 0
+    for m in mentions:
+        end = m.start + len(m.phrase)
+        if re.search(r"\d{4}", m.phrase):
+            continue
+        out.append(text[last:end])
+        out.append(f" ({format_date(m.when)})")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def _count(n: int, unit: str) -> str:
+    word = _WORDS[n] if n < len(_WORDS) else str(n)
+    return f"{word} {unit}{'s' if n != 1 else ''}"
+
+
+def relative(day: date | datetime | str, now: date | datetime) -> str:
+    """'today', 'yesterday', 'three weeks ago', 'in two months', 'last year'... relative to now."""
+    if isinstance(day, str):
+        day = datetime.fromisoformat(day)
+    if isinstance(day, datetime):
+        day = day.date()
+    if isinstance(now, datetime):
+        now = now.date()
+    delta = (day - now).days
+    n = abs(delta)
+    if delta == 0:
+        return "today"
+    if delta == -1:
+        return "yesterday"
+    if delta == 1:
+        return "tomorrow"
+    if n < 7:
+        phrase = _count(n, "day")
+    elif n < 14:
+        return "last week" if delta < 0 else "next week"
+    elif n < 31:
+        phrase = _count(n // 7, "week")
+    elif n < 365:
+        months = max(1, round(n / 30.4))
+        if months == 12:
+            return "a year ago" if delta < 0 else "in a year"
+        phrase = _count(months, "month")
+    else:
+        phrase = _count(round(n / 365), "year")
+    return f"{phrase} ago" if delta < 0 else f"in {phrase}"

@@ -1,0 +1,250 @@
+"""What a user turn is about: the entities it mentions, the schemas it touches, dates and affect.
+
+Deterministic and pure: capitalised names, "my sister Anna" / "a puppy called Biscuit", a noun
+lexicon (COVID, driving test, trip...), and the person's existing entity names and aliases.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from . import lexicon as lx
+from .affect import Affect, detect_affect, sentences
+from .dates import DateMention, absolutise, resolve_dates
+
+
+@dataclass(frozen=True)
+class Known:
+    """An existing entity of the person, as matching needs it."""
+    id: int
+    name: str
+    schema: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass
+class Mention:
+    name: str
+    schema: str
+    aliases: set[str] = field(default_factory=set)
+    start: int = 0
+    named: bool = False          # a proper name, not a common noun
+    known_id: int | None = None  # an existing entity of the person
+
+
+@dataclass
+class TurnFacts:
+    text: str
+    mentions: list[Mention]
+    schemas: list[str]           # touched schemas, strongest first
+    affect: Affect | None
+    dates: list[DateMention]
+    fact: str                    # the turn's informative content, dates made absolute, third person
+
+
+def _word_re(phrase: str) -> re.Pattern:
+    return re.compile(r"(?<![\w'])" + re.escape(phrase) + r"(?:s|es|'s)?(?![\w])", re.I)
+
+
+_CUE_RES = {schema: re.compile(r"(?<![\w])(" + "|".join(re.escape(c) for c in cues) + r")", re.I)
+            for schema, cues in lx.SCHEMA_CUES.items()}
+_NOUNS = sorted(lx.ENTITY_NOUNS, key=len, reverse=True)
+_NOUN_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in _NOUNS) + r")s?(?![\w])", re.I)
+_KINDS = sorted(lx.KIND_WORDS, key=len, reverse=True)
+_NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*"
+_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|beagle|"
+                          r"rescue|baby|best)\s+)*(" + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
+_CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
+
+
+def schema_scores(text: str) -> dict[str, int]:
+    """How many cue words of each schema the text holds."""
+    scores = {}
+    for schema, pattern in _CUE_RES.items():
+        n = len(pattern.findall(text))
+        if n:
+            scores[schema] = n
+    return scores
+
+
+def _strip_possessive(name: str) -> str:
+    return re.sub(r"['’]s$", "", name).strip()
+
+
+def _sentence_starts(text: str) -> set[int]:
+    starts, pos = {0}, 0
+    for s in sentences(text):
+        at = text.find(s, pos)
+        if at >= 0:
+            starts.add(at)
+            pos = at + len(s)
+    return starts
+
+
+def match_known(text: str, known: list[Known]) -> list[tuple[Known, int]]:
+    """Existing entities whose name or alias appears in the text, with the offset of the first hit."""
+    hits = []
+    for entity in known:
+        best = None
+        for phrase in (entity.name, *entity.aliases):
+            if len(phrase) < 3 and phrase.lower() not in ("ex",):
+                continue
+            m = _word_re(phrase).search(text)
+            if m and (best is None or m.start() < best):
+                best = m.start()
+        if best is not None:
+            hits.append((entity, best))
+    return sorted(hits, key=lambda h: h[1])
+
+
+def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = ()) -> list[Mention]:
+    """Entities the text mentions: existing ones first matched by name or alias, then new ones."""
+    scores = schema_scores(text)
+    dominant = max(scores, key=scores.get) if scores else None
+    mentions: dict[str, Mention] = {}
+    ignore = {n.lower() for n in self_names}
+
+    def add(name: str, schema: str, start: int, named: bool, aliases=()) -> Mention | None:
+        name = name.strip()
+        if not name or name.lower() in ignore:
+            return None
+        key = name.lower()
+        m = mentions.get(key)
+        if m is None:
+            m = mentions[key] = Mention(name, schema, set(), start, named)
+        m.aliases.update(a.lower() for a in aliases if a and a.lower() != key)
+        return m
+
+    for entity, start in match_known(text, known):
+        m = add(entity.name, entity.schema, start, entity.name[:1].isupper())
+        if m:
+            m.known_id = entity.id
+    known_spans = {e.name.lower() for e in known} | {a.lower() for e in known for a in e.aliases}
+
+    for rel in _RELATION_RE.finditer(text):
+        kind, name = rel.group(1).lower(), _strip_possessive(rel.group(2))
+        if name.lower() in lx.NOT_NAMES:
+            continue
+        aliases = {kind, f"my {kind}"}
+        if kind in lx.PET_WORDS:
+            aliases |= {"dog"} if kind in ("puppy", "beagle", "labrador") else set()
+            aliases |= {"pet"}
+        add(name, lx.KIND_WORDS[kind], rel.start(2), True, aliases)
+
+    starts = _sentence_starts(text)
+    for cap in _CAPS_RE.finditer(text):
+        raw = cap.group(1)
+        words = raw.split()
+        while words and words[0].lower().strip("'’") in lx.NOT_NAMES:
+            words.pop(0)
+        while words and words[-1].lower() in lx.NOT_NAMES:
+            words.pop()
+        if not words:
+            continue
+        if re.search(r"['’](re|ll|ve|d|m|t)$", words[0].lower()):
+            continue
+        name = " ".join(words)
+        if name.lower() in lx.ENTITY_NOUNS:
+            canonical, schema = lx.ENTITY_NOUNS[name.lower()]
+            add(canonical, schema, cap.start(), True, {name.lower()})
+            continue
+        if len(name) < 2 or name.lower() in lx.NOT_NAMES or name.lower() in mentions or name.lower() in known_spans:
+            continue
+        at = cap.start() + raw.find(words[0])
+        if at in starts and len(words) == 1 and not name.isupper() and name.lower() in lx.ENTITY_NOUNS:
+            continue
+        before = text[max(0, at - 12):at].lower().split()
+        noun = re.match(r"\s+(hospital|college|school|university|park|street|road|lake|beach|center|centre|club|"
+                        r"clinic|church|cafe|café|museum|library)\b", text[cap.end():], re.I)
+        aliases = set()
+        if noun:
+            aliases.add(noun.group(1).lower())
+            name = f"{name} {noun.group(1).lower()}"
+        else:
+            name = _strip_possessive(name)
+        if before and before[-1] in lx.PLACE_PREPOSITIONS and (dominant in (None, "home", "hobbies") or "travel" in scores):
+            schema = "travel"
+        elif noun:
+            schema = dominant or "work"
+        else:
+            schema = dominant if dominant in ("work", "pets", "travel") and before and before[-1] == "at" else (
+                "family and friends" if not dominant or dominant == "family and friends" else dominant)
+        add(name, schema, at, True, aliases)
+
+    for noun in _NOUN_RE.finditer(text):
+        phrase = noun.group(1).lower()
+        if phrase in known_spans:
+            continue
+        canonical, schema = lx.ENTITY_NOUNS[phrase]
+        same = [e for e in known if e.name.lower() == canonical.lower()]
+        if same:
+            m = add(same[0].name, same[0].schema, noun.start(), False, {phrase})
+            if m:
+                m.known_id = same[0].id
+            continue
+        if canonical.lower() in known_spans or any(phrase in m.aliases for m in mentions.values()):
+            continue
+        add(canonical, schema, noun.start(), False, {phrase})
+
+    out = list(mentions.values())
+    out.sort(key=lambda m: (m.known_id is None, not m.named, m.start))
+    return out
+
+
+# first person -> the person's name, so a memory reads the same wherever it is shown
+_VERBS = {"have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't", "feel": "feels", "work": "works",
+          "love": "loves", "like": "likes", "want": "wants", "need": "needs", "think": "thinks", "live": "lives",
+          "go": "goes", "get": "gets", "hope": "hopes", "know": "knows", "miss": "misses", "sleep": "sleeps",
+          "enjoy": "enjoys", "plan": "plans", "play": "plays", "try": "tries", "wish": "wishes", "eat": "eats",
+          "am": "is", "usually": "usually", "still": "still", "really": "really", "finally": "finally"}
+_PRONOUNS = [(r"\bI (?:(usually|still|really|finally|also|just) )?(" + "|".join(re.escape(v) for v in _VERBS) + r")\b",
+              lambda m, n: f"{n} " + (m.group(1) + " " if m.group(1) else "") + _VERBS[m.group(2)]),
+             (r"\bI'm\b|\bI am\b", "{n} is"), (r"\bI've\b", "{n} has"), (r"\bI'll\b", "{n} will"),
+             (r"\bI'd\b", "{n} would"), (r"\bI was\b", "{n} was"), (r"\bmyself\b", "themself"),
+             (r"\bI\b", "{n}"), (r"\bmy\b", "{n}'s"), (r"\bMy\b", "{n}'s"), (r"\bme\b", "{n}"), (r"\bmine\b", "{n}'s")]
+_QUESTION = re.compile(r"\?\s*$")
+_SMALLTALK = re.compile(r"^\W*(hey|hi|hello|thanks|thank you|wow|yeah|yes|no|ok|okay|sure|good to see you|"
+                        r"congrats|congratulations|that's (great|awesome|amazing|cool)|sounds (great|good|fun)|"
+                        r"glad to hear|i'm glad|bye|see you|take care|haha|lol)\b[^.!?]{0,30}[.!?]*\s*$", re.I)
+
+
+def third_person(text: str, name: str) -> str:
+    for pattern, repl in _PRONOUNS:
+        text = re.sub(pattern, (lambda m, r=repl: r(m, name)) if callable(repl) else repl.format(n=name), text)
+    return text
+
+
+def informative(text: str) -> list[str]:
+    """The turn's sentences that carry information: no questions back, no greetings or small talk."""
+    kept = [s for s in sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
+    return kept or [s for s in sentences(text) if not _SMALLTALK.match(s)][:1]
+
+
+def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:
+    """The turn's content as a memory sentence: informative sentences, dates absolute, third person, bounded."""
+    absolute = absolutise(text, dates)
+    words: list[str] = []
+    for sentence in informative(absolute):
+        sw = sentence.split()
+        if words and len(words) + len(sw) > max_words:
+            break
+        words += sw
+    words = words[:max_words]
+    fact = " ".join(words).strip()
+    fact = third_person(fact, name) if name else fact
+    return fact.rstrip(".!? ")
+
+
+def analyse(text: str, said_on: date, known: list[Known], name: str = "", max_words: int = 45) -> TurnFacts:
+    """Everything remembering needs from one user turn; no I/O."""
+    text = " ".join(text.split())
+    dates = resolve_dates(text, said_on)
+    scores = schema_scores(text)
+    mentions = find_mentions(text, known, (name,) if name else ())
+    schemas = sorted(scores, key=lambda s: -scores[s])
+    for m in mentions:
+        if m.schema not in schemas:
+            schemas.append(m.schema)
+    return TurnFacts(text, mentions, schemas, detect_affect(text), dates, fact_of(text, name, dates, max_words))

@@ -1,0 +1,136 @@
+"""The store's tables, as forward migrations keyed by `PRAGMA user_version`.
+
+Migration N takes a file at version N-1 to version N. Never edit a released migration: add one.
+"""
+
+from __future__ import annotations
+
+ITEM_DIM = 384   # text embedder
+VOICE_DIM = 256  # voice encoder
+
+PRESET_SCHEMAS = ("health", "work", "family and friends", "home", "travel", "pets", "hobbies", "food", "money",
+                  "plans")
+
+_V1 = f"""
+CREATE TABLE people (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    provisional INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL
+);
+CREATE TABLE voiceprints (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    created TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE voiceprint_vec USING vec0(
+    voiceprint_id INTEGER PRIMARY KEY,
+    embedding float[{VOICE_DIM}] distance_metric=cosine
+);
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    started TEXT NOT NULL,
+    ended TEXT
+);
+CREATE TABLE turns (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    text TEXT NOT NULL,
+    said_at TEXT NOT NULL
+);
+CREATE INDEX turns_by_session ON turns(session_id, id);
+CREATE TABLE schemas (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    preset INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE entities (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    schema_id INTEGER NOT NULL REFERENCES schemas(id),
+    name TEXT NOT NULL,
+    aliases TEXT NOT NULL DEFAULT '[]',
+    created TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    UNIQUE (person_id, name)
+);
+CREATE INDEX entities_by_schema ON entities(person_id, schema_id);
+CREATE TABLE edges (
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    a INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    b INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('strong', 'weak')),
+    weight REAL NOT NULL DEFAULT 1.0,
+    PRIMARY KEY (a, b, kind)
+);
+CREATE INDEX edges_by_b ON edges(b);
+CREATE TABLE items (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    entity_id INTEGER REFERENCES entities(id) ON DELETE SET NULL,
+    current_version INTEGER,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE INDEX items_by_entity ON items(person_id, entity_id);
+CREATE TABLE item_versions (
+    id INTEGER PRIMARY KEY,
+    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    previous_id INTEGER REFERENCES item_versions(id),
+    text TEXT NOT NULL,
+    history TEXT NOT NULL DEFAULT '',
+    current TEXT NOT NULL DEFAULT '',
+    said_at TEXT NOT NULL,
+    happens_at TEXT,
+    emotion TEXT,
+    cause TEXT,
+    provenance TEXT NOT NULL DEFAULT '[]',
+    method TEXT NOT NULL DEFAULT 'new',
+    created TEXT NOT NULL
+);
+CREATE INDEX versions_by_item ON item_versions(item_id, id);
+CREATE VIRTUAL TABLE item_vec USING vec0(
+    item_id INTEGER PRIMARY KEY,
+    person_id INTEGER PARTITION KEY,
+    embedding float[{ITEM_DIM}] distance_metric=cosine
+);
+CREATE TABLE persona (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('independent', 'cross')),
+    entity_id INTEGER REFERENCES entities(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    affect TEXT,
+    valence REAL NOT NULL DEFAULT 0 CHECK (valence BETWEEN -1 AND 1),
+    arousal REAL NOT NULL DEFAULT 0 CHECK (arousal BETWEEN 0 AND 1),
+    cause TEXT,
+    evidence TEXT NOT NULL DEFAULT '[]',
+    confidence REAL NOT NULL DEFAULT 0.5 CHECK (confidence BETWEEN 0 AND 1),
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    CHECK ((kind = 'cross') = (entity_id IS NOT NULL))
+);
+CREATE INDEX persona_by_person ON persona(person_id, kind, entity_id);
+CREATE VIRTUAL TABLE persona_vec USING vec0(
+    persona_id INTEGER PRIMARY KEY,
+    person_id INTEGER PARTITION KEY,
+    embedding float[{ITEM_DIM}] distance_metric=cosine
+);
+""" + "".join(f"INSERT INTO schemas(name, preset) VALUES ('{name}', 1);\n" for name in PRESET_SCHEMAS)
+
+# Version 2: voiceprints scoped by person inside the vector table, and sessions found by person quickly.
+_V2 = f"""
+CREATE INDEX sessions_by_person ON sessions(person_id, id);
+CREATE INDEX voiceprints_by_person ON voiceprints(person_id);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """Split a migration into statements (none of ours holds a ';' inside a literal)."""
+    return [s.strip() for s in script.split(";") if s.strip()]

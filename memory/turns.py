@@ -1,0 +1,215 @@
+"""The voice loop's view of memory: one person in one session.
+
+`recall(text)` gives the memory block for the prompt and a JSON-able list for the events log;
+`prepare(partial)` warms the candidate pool while the person is still speaking; `remember(user, reply)`
+stores both raw turns at once (committed before anything else can fail) and then the derived memory;
+`end_session()` consolidates the session into independent persona nodes.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from . import extract, persona
+from .affect import Affect
+from .dates import format_date
+from .errors import MemoryStoreError
+from .ranking import Result, block_results, memory_block
+from .recall import Recaller
+from .store import PERSONA, MemoryStore
+from .update import Draft, render, rewrite
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "hearth.db"
+MAX_PROVENANCE = 8   # an item integrates at most this many turns, then a new item carries the story on
+SAME_TOPIC = 0.55    # similarity a turn needs to update an item it does not name (schema match only)
+
+
+def open_store(data_dir: Path, embedder=None, timeout: float = 2.0) -> MemoryStore:
+    """The default store, `data_dir/hearth.db` (created owner-only). The embedder is attached for recall."""
+    store = MemoryStore(Path(data_dir).expanduser() / DB_NAME, timeout=timeout)
+    store.embedder = embedder
+    return store
+
+
+class PersonMemory:
+    def __init__(self, store: MemoryStore, person_id: int, session_id: int | None = None, llm=None,
+                 clock: Callable[[], datetime] = datetime.now, embedder=None, k: int = 6,
+                 budget_tokens: int = 200) -> None:
+        self.store, self.person_id, self.llm, self.clock = store, person_id, llm, clock
+        self.embedder = embedder or getattr(store, "embedder", None)
+        if self.embedder is None:
+            raise MemoryStoreError("PersonMemory needs a text embedder (open_store(data_dir, embedder))")
+        person = store.person(person_id)
+        if person is None:
+            raise MemoryStoreError(f"no person {person_id} in the memory store")
+        self.name = person["name"]
+        self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
+        self.k, self.budget_tokens = k, budget_tokens
+        self.recaller = Recaller(store, person_id, self.embedder)
+        self.last_results: list[Result] = []
+        self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
+
+    # -- critical path ------------------------------------------------------------------------
+
+    def prepare(self, partial_text: str) -> None:
+        if partial_text.strip():
+            self.recaller.prepare(partial_text)
+
+    def results(self, text: str, k: int | None = None) -> list[Result]:
+        if not text.strip():
+            return []
+        return self.recaller.recall(text, self.clock(), k or self.k)
+
+    def recall(self, text: str) -> tuple[str, list[dict]]:
+        now = self.clock()
+        results = self.results(text)
+        kept = block_results(results, now, self.budget_tokens)
+        self.last_results = kept
+        return memory_block(results, now, self.budget_tokens), [r.as_dict() for r in kept]
+
+    # -- after the turn -----------------------------------------------------------------------
+
+    def remember(self, user_text: str, reply_text: str) -> None:
+        now = self.clock()
+        turn_id = None
+        if user_text.strip():
+            turn_id = self.store.add_turn(self.person_id, self.session_id, "user", user_text, now)
+        if reply_text.strip():
+            self.store.add_turn(self.person_id, self.session_id, "assistant", reply_text, now)
+        if turn_id is not None:
+            self.derive(user_text, turn_id, now)
+
+    def derive(self, text: str, turn_id: int, now: datetime) -> int | None:
+        """The derived memory of one stored user turn: entities, edges, item version, affect. Returns the item id."""
+        entities = self.store.entities(self.person_id)
+        known = [extract.Known(e.id, e.name, e.schema, tuple(e.aliases)) for e in entities]
+        facts = extract.analyse(text, now.date(), known, self.name)
+        if not facts.fact:
+            return None
+        when = format_date(now.date())
+        happens = facts.dates[0].when.isoformat() if facts.dates else None
+        new = Draft(facts.fact, when, emotion=facts.affect.label if facts.affect else None,
+                    cause=extract.third_person(facts.affect.cause, self.name) if facts.affect and facts.affect.cause
+                    else None, provenance=(turn_id,))
+        turn_vec = self.embedder.embed_one(facts.fact)
+        target, old = self._target(facts, entities, turn_vec)
+        if old is not None:
+            old_draft = Draft(old.current or old.text, _date_of(old.said_at), old.history, old.emotion, old.cause,
+                              tuple(old.provenance))
+            names = {e.name for e in entities}
+            result = rewrite(old_draft, old.text, new, facts.text, self.llm, self.name, names)
+            text_out, draft = result.text, result.draft
+        else:
+            text_out, draft = render(new), new
+        item_vec = self.embedder.embed_one(text_out)
+        node_texts = []
+        touched = [m.name for m in facts.mentions]
+        if facts.affect:
+            previous = {p["entity_id"]: p for p in self.store.persona(self.person_id, "cross")}
+            node_texts = persona.cross_nodes(facts.affect, touched, turn_id, None, self.name)
+        node_vecs = self.embedder.embed([n.text for n in node_texts]) if node_texts else []
+        version = {"text": text_out, "history": draft.history, "current": draft.current, "said_at": now,
+                   "happens_at": happens, "emotion": draft.emotion, "cause": draft.cause,
+                   "provenance": list(draft.provenance), "method": draft.method}
+        with self.store.transaction():
+            ids = {}
+            for m in facts.mentions:
+                if m.known_id is not None:
+                    self.store.touch_entity(m.known_id, sorted(m.aliases), now)
+                    ids[m.name] = m.known_id
+                else:
+                    ids[m.name] = self.store.add_entity(self.person_id, m.name, m.schema, sorted(m.aliases), now)
+            mentioned = list(dict.fromkeys(ids.values()))
+            for i, a in enumerate(mentioned):
+                for b in mentioned[i + 1:]:
+                    self.store.add_edge(self.person_id, a, b, "strong")
+            if target is None and facts.mentions:
+                target_entity = ids[facts.mentions[0].name]
+            else:
+                target_entity = target[0] if target else None
+            if target and target[1] is not None:
+                self.store.update_item(target[1], version, item_vec, now)
+                item_id = target[1]
+            else:
+                item_id, _ = self.store.add_item(self.person_id, target_entity, version, item_vec, now)
+            if target_entity is not None:
+                for eid in mentioned:
+                    if eid != target_entity:
+                        self.store.add_edge(self.person_id, target_entity, eid, "strong")
+            for node, vec in zip(node_texts, node_vecs):
+                eid = ids[node.entity]
+                old_node = previous.get(eid)
+                evidence = list(dict.fromkeys([*(old_node["evidence"] if old_node else []), *node.evidence]))
+                self.store.upsert_persona(self.person_id, "cross", eid, {
+                    "text": node.text, "affect": node.affect, "valence": node.valence, "arousal": node.arousal,
+                    "cause": node.cause, "evidence": evidence,
+                    "confidence": min(1.0, node.confidence + 0.1 * (len(evidence) - 1))}, vec, now,
+                    old_node["id"] if old_node else None)
+        self.recaller.invalidate()
+        schema = facts.mentions[0].schema if facts.mentions else (facts.schemas[0] if facts.schemas else None)
+        self._session_turns.append((turn_id, facts.text, facts.affect, schema))
+        return item_id
+
+    def _target(self, facts: extract.TurnFacts, entities, turn_vec):
+        """Which item the turn updates: (entity id, item id or None) and that item's current version.
+
+        A named existing entity with memory comes first: its item closest to the turn is updated (a new
+        item is started once one is full). Without one, and with no new name in the turn, the closest item
+        of a recent entity in a schema the turn touches is updated if it is on the same topic.
+        """
+        matrix = self.store.matrix(self.person_id, "item")
+
+        def best_item(eids):
+            best = None
+            for eid in dict.fromkeys(eids):
+                items = [it for it in self.store.items_of_entity(self.person_id, eid)
+                         if it[0] in matrix.row and len(it[1].provenance) < MAX_PROVENANCE]
+                for sim, (item_id, version) in zip(matrix.scores([i for i, _ in items], turn_vec), items):
+                    if best is None or sim > best[0]:
+                        best = (float(sim), eid, item_id, version)
+            return best
+
+        named = [m.known_id for m in facts.mentions if m.known_id is not None]
+        hit = best_item(named)
+        if hit:
+            return (hit[1], hit[2]), hit[3]
+        if named and any(self.store.items_of_entity(self.person_id, e) for e in named):
+            return (named[0], None), None  # its items are full: a new chapter for the same entity
+        if any(m.named and m.known_id is None for m in facts.mentions):
+            return None, None
+        recent = sorted(entities, key=lambda e: e.last_seen, reverse=True)
+        pool = [e.id for schema in facts.schemas for e in recent if e.schema == schema][:9]
+        hit = best_item(pool)
+        if hit and hit[0] >= SAME_TOPIC:
+            return (hit[1], hit[2]), hit[3]
+        return None, None
+
+    def end_session(self) -> None:
+        """Long horizon: recurring feelings and stated likes of this session become independent persona nodes."""
+        now = self.clock()
+        nodes = persona.consolidate(self._session_turns, self.name, third=lambda t: extract.third_person(t, self.name))
+        if nodes:
+            existing = self.store.persona(self.person_id, "independent")
+            vecs = self.embedder.embed([n.text for n in nodes])
+            with self.store.transaction():
+                for node, vec in zip(nodes, vecs):
+                    same = next((p for p in existing if p["text"].split(" (e.g.")[0] == node.text.split(" (e.g.")[0]),
+                                None)
+                    evidence = list(dict.fromkeys([*(same["evidence"] if same else []), *node.evidence]))
+                    confidence = min(1.0, max(node.confidence, same["confidence"] + 0.1 if same else 0.0))
+                    self.store.upsert_persona(self.person_id, "independent", None, {
+                        "text": node.text, "affect": node.affect, "valence": node.valence, "arousal": node.arousal,
+                        "cause": node.cause, "evidence": evidence, "confidence": confidence}, vec, now,
+                        same["id"] if same else None)
+        self.store.end_session(self.session_id, now)
+        self._session_turns = []
+        self.recaller.invalidate()
+
+
+def _date_of(said_at: str) -> str:
+    return format_date(datetime.fromisoformat(said_at).date())

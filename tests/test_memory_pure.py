@@ -1,0 +1,265 @@
+"""The pure parts of memory: dates, affect, extraction, update rules, ranking and the block budget."""
+
+from datetime import date, datetime
+
+import pytest
+
+from memory import affect, dates, extract, persona, ranking, update
+from memory.update import Draft
+
+D = date(2026, 5, 10)  # a Sunday
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I saw her yesterday", date(2026, 5, 9)),
+    ("the day before yesterday it rained", date(2026, 5, 8)),
+    ("I have my driving test next Thursday", date(2026, 5, 14)),
+    ("I went back to the office on Monday", date(2026, 5, 4)),
+    ("I will see him on Monday", date(2026, 5, 11)),
+    ("last Friday was hard", date(2026, 5, 8)),
+    ("we travel in June", date(2026, 6, 1)),
+    ("we moved in March", date(2026, 3, 1)),
+    ("three weeks ago I quit", date(2026, 4, 19)),
+    ("in two days I fly", date(2026, 5, 12)),
+    ("on 20 March 2026 it started", date(2026, 3, 20)),
+    ("on March 20th it started", date(2026, 3, 20)),
+    ("surgery next week", date(2026, 5, 17)),
+    ("tomorrow is the day", date(2026, 5, 11)),
+])
+def test_resolve_dates(text, expected):
+    found = dates.resolve_dates(text, D)
+    assert found and found[0].when == expected, found
+
+
+def test_no_date_and_may_the_verb():
+    assert dates.resolve_dates("I may be late, it may rain", D) == []
+    assert dates.resolve_dates("", D) == []
+
+
+@pytest.mark.parametrize("day,expected", [
+    (date(2026, 5, 10), "today"), (date(2026, 5, 9), "yesterday"), (date(2026, 5, 11), "tomorrow"),
+    (date(2026, 5, 7), "three days ago"), (date(2026, 5, 1), "last week"), (date(2026, 4, 19), "three weeks ago"),
+    (date(2026, 3, 10), "two months ago"), (date(2026, 6, 10), "in one month"), (date(2024, 5, 10), "two years ago"),
+])
+def test_relative(day, expected):
+    assert dates.relative(day, D) == expected
+
+
+def test_absolutise_keeps_text_and_adds_date():
+    text = "I saw her yesterday."
+    out = dates.absolutise(text, dates.resolve_dates(text, D))
+    assert out == "I saw her yesterday (9 May 2026)."
+
+
+@pytest.mark.parametrize("text,label,cause_word", [
+    ("I'm worried I'll miss the deadline at work.", "worried", "deadline"),
+    ("I have my driving test next Thursday and I'm nervous because I failed parking last time.", "nervous", "failed"),
+    ("Anna lost her passport in Madrid and it was really stressful.", "stressed", "passport"),
+    ("Good news, I'm fully recovered. I'm so relieved.", "relieved", "recovered"),
+    ("I passed my driving test! I'm really proud of myself.", "proud", "passed"),
+    ("I'm so grateful to the vet.", "grateful", "vet"),
+    ("My doctor said I'm low on iron, so I eat fish again. I feel a bit guilty about it.", "guilty", "iron"),
+    ("I finally sleep at night, I feel like a new person.", "relieved", "sleep"),
+])
+def test_affect_and_cause(text, label, cause_word):
+    found = affect.detect_affect(text)
+    assert found is not None and found.label == label
+    assert cause_word in (found.cause or "").lower(), found
+
+
+def test_negated_and_absent_emotion():
+    assert affect.detect_affect("I'm not worried at all about it") is None
+    assert affect.detect_affect("The meeting is on Tuesday.") is None
+    assert affect.detect_affect("") is None
+
+
+def test_stated_emotion_beats_implied():
+    found = affect.detect_affect("He's adorable and I'm so happy to have a dog again.")
+    assert found.label == "happy" and found.stated and "dog" in found.cause
+
+
+def test_mentions_relation_pet_and_lexicon():
+    ms = extract.find_mentions("My sister Anna and I are planning a trip to Portugal in June.", [])
+    by = {m.name: m for m in ms}
+    assert by["Anna"].schema == "family and friends" and "sister" in by["Anna"].aliases
+    assert by["Portugal"].schema == "travel" and by["trip"].schema == "travel"
+    ms = extract.find_mentions("We adopted a beagle puppy called Biscuit.", [])
+    assert ms[0].name == "Biscuit" and ms[0].schema == "pets" and "dog" in ms[0].aliases
+    ms = extract.find_mentions("I tested positive for COVID and my driving test is off.", [])
+    assert {("COVID", "health"), ("driving test", "plans")} <= {(m.name, m.schema) for m in ms}
+
+
+def test_known_entities_matched_by_alias_first():
+    known = [extract.Known(7, "Biscuit", "pets", ("dog", "puppy")), extract.Known(8, "job", "work", ("work",))]
+    ms = extract.find_mentions("How is the dog? Back at the office today.", known)
+    assert [m.known_id for m in ms][:2] == [7, 8]
+
+
+def test_mentions_ignore_sentence_words_and_self():
+    ms = extract.find_mentions("Hey Dana! Good to see you. Thanks, I'm fine.", [], ("Dana",))
+    assert ms == []
+
+
+def test_third_person_and_fact():
+    assert extract.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
+    text = "Hi! I saw Anna yesterday. How are you?"
+    fact = extract.fact_of(text, "Dana", dates.resolve_dates(text, D))
+    assert fact == "Dana saw Anna yesterday (9 May 2026)"
+
+
+def test_foreign_script_and_long_text_are_handled():
+    facts = extract.analyse("昨日、犬の手術がありました。とても心配です。", D, [], "Dana")
+    assert facts.fact and facts.mentions == []
+    facts = extract.analyse("Вчера я ходила к врачу, всё хорошо.", D, [], "Dana")
+    assert facts.fact
+    long = "I went hiking with Anna. " * 400
+    facts = extract.analyse(long, D, [], "Dana")
+    assert len(facts.fact.split()) <= 45
+
+
+def old_draft():
+    return Draft("Dana tested positive for COVID and is worried about the project deadline", "2 March 2026",
+                 emotion="worried", cause="the project deadline", provenance=(1,))
+
+
+def new_draft():
+    return Draft("Dana is fully recovered and went back to the office", "20 March 2026", emotion="relieved",
+                 cause="fully recovered", provenance=(2,))
+
+
+def test_compose_keeps_history_current_emotion_cause_and_provenance():
+    d = update.compose(old_draft(), new_draft())
+    text = update.render(d)
+    for word in ("COVID", "deadline", "recovered", "relieved", "2 March 2026"):
+        assert word in text
+    assert d.provenance == (1, 2) and d.method == "compose"
+
+
+def test_compose_bounds_a_long_history():
+    d = old_draft()
+    for i in range(30):
+        d = update.compose(d, Draft(f"Dana went to the Museum{i} and walked a lot around the old town today", "x"))
+    assert len(update.render(d).split()) <= update.MAX_WORDS
+    assert len(d.provenance) == 1
+
+
+@pytest.mark.parametrize("candidate,ok,reason", [
+    ("Dana had COVID and worried about the deadline; now fully recovered and relieved.", True, ""),
+    ("Dana is fully recovered and relieved.", False, "dropped 'covid'"),
+    ("Dana had COVID; now recovered in Paris and relieved.", False, "invented 'Paris'"),
+    ("Dana had COVID; now recovered.", False, "emotion"),
+    ("COVID", False, "too short"),
+    ("Dana had COVID " + "and more " * 60 + "relieved", False, "too long"),
+])
+def test_verify(candidate, ok, reason):
+    check = update.verify(candidate, "Dana tested positive for COVID.", "I'm fully recovered, so relieved.",
+                          {"Dana"}, "relieved")
+    assert check.ok is ok and reason in check.reason
+
+
+def test_verify_allows_dropping_what_the_turn_contradicts():
+    check = update.verify("Dana now teaches nursing at the college and feels relieved.",
+                          "Dana works at Mercy hospital.", "I quit Mercy hospital and teach at the college.",
+                          set(), "relieved")
+    assert check.ok, check.reason
+
+
+class FakeModel:
+    name = "scripted"
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.calls = 0
+
+    def complete(self, messages, max_tokens=160, temperature=0.0):
+        self.calls += 1
+        if isinstance(self.reply, Exception):
+            raise self.reply
+        return self.reply
+
+
+@pytest.mark.parametrize("reply,used", [
+    ("MEMORY: Dana had COVID and worried about the deadline; now fully recovered, relieved.", True),
+    ("Dana recovered.", False),                                   # format not followed
+    ("MEMORY: Dana is recovered and relieved.", False),           # dropped COVID
+    ("MEMORY: Dana had COVID; now in Berlin, relieved.", False),  # invented Berlin
+    (RuntimeError("model crashed"), False),
+])
+def test_rewrite_uses_model_only_when_verified(reply, used):
+    old = old_draft()
+    model = FakeModel(reply)
+    out = update.rewrite(old, update.render(old), new_draft(), "I'm fully recovered, so relieved.", model, "Dana")
+    assert model.calls == 1 and out.used_llm is used
+    if not used:
+        assert out.text == update.render(update.compose(old, new_draft()))
+    assert "COVID" in out.text and "relieved" in out.text
+
+
+def test_rewrite_without_model_is_deterministic():
+    a = update.rewrite(old_draft(), "x", new_draft(), "t", None)
+    b = update.rewrite(old_draft(), "x", new_draft(), "t", None)
+    assert a.text == b.text and not a.used_llm
+
+
+def test_parse():
+    assert update.parse("Sure!\nMEMORY: Dana is fine.") == "Dana is fine."
+    assert update.parse("**MEMORY:** \"x y\"") == "x y"
+    assert update.parse("no memory here") is None
+
+
+def test_cross_nodes_attribute_affect_to_each_entity():
+    a = affect.detect_affect("Biscuit needs knee surgery next week and I'm scared.")
+    nodes = persona.cross_nodes(a, ["Biscuit", "knee surgery"], 5)
+    assert [n.entity for n in nodes] == ["Biscuit", "knee surgery"]
+    assert all(n.affect == "scared" and n.valence < 0 and n.evidence == (5,) for n in nodes)
+    assert persona.cross_nodes(None, ["Biscuit"], 5) == []
+
+
+def test_consolidate_recurring_feeling_and_likes():
+    a = affect.detect_affect("I'm nervous because of the exam.")
+    turns = [(1, "I'm nervous because of the exam.", a, "plans"), (2, "I'm nervous about the test.", a, "plans"),
+             (3, "I love hiking with Anna.", None, "hobbies")]
+    nodes = persona.consolidate(turns, "Dana")
+    texts = [n.text for n in nodes]
+    assert any("tends to feel nervous about plans" in t for t in texts)
+    assert "Dana loves hiking" in texts
+    assert persona.consolidate(turns[:1], "Dana") == []
+
+
+NOW = datetime(2026, 5, 10, 12)
+
+
+def cand(i, sim, days=0, kind="item", valence=0.0, match=0.0, text=None):
+    said = datetime(2026, 5, 10 - days if days < 10 else 1, 12).isoformat()
+    return ranking.Candidate(i, kind, text or f"memory {i}", sim, said, valence, match)
+
+
+def test_rank_orders_by_similarity_then_recency_then_match():
+    r = ranking.rank([cand(1, 0.3), cand(2, 0.8), cand(3, 0.5)], NOW, k=2)
+    assert [x.candidate.id for x in r] == [2, 3]
+    r = ranking.rank([cand(1, 0.5, days=9), cand(2, 0.5, days=0)], NOW)
+    assert r[0].candidate.id == 2
+    r = ranking.rank([cand(1, 0.5), cand(2, 0.5, match=1.0)], NOW)
+    assert r[0].candidate.id == 2
+
+
+def test_rank_affect_compatibility():
+    r = ranking.rank([cand(1, 0.5, valence=0.8), cand(2, 0.5, valence=-0.7)], NOW, query_valence=-0.6)
+    assert r[0].candidate.id == 2
+
+
+def test_rank_dedupes_and_caps_persona():
+    nodes = [cand(i, 0.9, kind="persona", text=f"Feels scared about E{i}: surgery") for i in range(3)]
+    nodes.append(cand(9, 0.9, kind="persona", text="Feels happy about X: other"))
+    nodes.append(cand(10, 0.9, kind="persona", text="Feels sad about Y: third"))
+    r = ranking.rank(nodes + [cand(20, 0.1)], NOW, k=5)
+    assert sum(x.candidate.kind == "persona" for x in r) == 2 and r[-1].candidate.id == 20
+
+
+def test_block_budget_and_relative_dates():
+    results = ranking.rank([cand(i, 0.9 - i / 100, days=i, text="word " * 40) for i in range(8)], NOW, k=8)
+    block = ranking.memory_block(results, NOW, budget_tokens=120)
+    assert ranking.estimate_tokens(block) <= 120
+    assert block.startswith("- (today)") and "(yesterday)" in block
+    assert len(ranking.block_results(results, NOW, 120)) == block.count("\n") + 1
+    assert ranking.memory_block([], NOW) == ""

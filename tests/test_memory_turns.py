@@ -1,0 +1,144 @@
+"""PersonMemory on a real store with the real embedder: remember, recall, prepare, end of session."""
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from memory import MemoryStoreError, PersonMemory, open_store
+from models.embedder import TextEmbedder
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    return TextEmbedder()
+
+
+class Clock:
+    def __init__(self, start=datetime(2026, 3, 2, 9)):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def setup(tmp_path, embedder):
+    store = open_store(tmp_path, embedder)
+    yield store, Clock()
+    store.close()
+
+
+def memory_for(store, clock, name="Dana"):
+    pid = store.add_person(name)
+    return PersonMemory(store, pid, llm=None, clock=clock)
+
+
+def test_embedder_shape_and_norm(embedder):
+    v = embedder.embed(["hello", "a dog"])
+    assert v.shape == (2, 384) and v.dtype.name == "float32"
+    assert abs(float((v[0] ** 2).sum()) - 1) < 1e-4
+    assert embedder.embed([]).shape == (0, 384)
+
+
+def test_embedder_bad_path_is_a_model_error(tmp_path):
+    from models import ModelError
+
+    with pytest.raises(ModelError):
+        TextEmbedder(tmp_path / "nowhere")
+
+
+def test_update_writes_a_new_version_and_keeps_the_old(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("I tested positive for COVID yesterday and I'm worried I'll miss the project deadline.", "Oh no.")
+    clock.now += timedelta(days=18)
+    pm.remember("Good news, I'm fully recovered and I went back to the office on Monday. I'm so relieved.", "Great!")
+    covid = next(e for e in store.entities(pm.person_id) if e.name == "COVID")
+    ((item, current),) = store.items_of_entity(pm.person_id, covid.id)
+    chain = store.history(item)
+    assert len(chain) == 2 and chain[0].previous_id == chain[1].id
+    assert "COVID" in chain[1].text and "covid" in current.text.lower() and "recovered" in current.text
+    assert "relieved" in current.text and len(current.provenance) == 2
+    block, rows = pm.recall("How is Dana's health?")
+    assert "recovered" in block and rows[0]["kind"] in ("item", "persona")
+    assert {"id", "kind", "text", "entity", "schema", "score", "source", "said_at"} <= set(rows[0])
+
+
+def test_raw_turns_are_kept_verbatim(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    said = "  My dog Biscuit ate my SOCKS!!  "
+    pm.remember(said, "Oh dear.")
+    turns = store.turns(pm.person_id)
+    assert [(t["role"], t["text"]) for t in turns] == [("user", said), ("assistant", "Oh dear.")]
+
+
+def test_recall_never_crosses_people(setup):
+    store, clock = setup
+    dana, eli = memory_for(store, clock, "Dana"), memory_for(store, clock, "Eli")
+    dana.remember("My sister Anna is getting married in June, I'm so excited.", "Lovely!")
+    eli.remember("I broke my leg skiing in Austria, it hurts a lot.", "Ouch.")
+    _, rows = eli.recall("Tell me about Anna's wedding in June")
+    assert all("Anna" not in r["text"] for r in rows)
+    _, rows = dana.recall("Tell me about Anna's wedding")
+    assert rows and "Anna" in rows[0]["text"]
+
+
+def test_prepare_builds_the_pool_used_by_recall(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("We adopted a beagle puppy called Biscuit, I'm so happy to have a dog again.", "Aww.")
+    pm.remember("I work as a nurse at St. Mary's hospital.", "Nice.")
+    for i in range(10):
+        pm.remember(f"I read a novel about sailing number {i}.", "ok")
+    pm.prepare("How is my dog")
+    _, rows = pm.recall("How is my dog doing?")
+    assert rows[0]["source"] == "pool" and "Biscuit" in rows[0]["text"]
+    _, rows = pm.recall("Where does Dana work?")
+    assert any("nurse" in r["text"] for r in rows)
+
+
+def test_fallback_when_nothing_matches(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("Yesterday afternoon a storm knocked over the old oak tree.", "Oh!")
+    _, rows = pm.recall("Any weather damage recently?")
+    assert rows and rows[0]["source"] == "fallback" and "oak" in rows[0]["text"]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "昨日、犬の手術がありました。とても心配です。", "Вчера я ходила к врачу.",
+                                  "I went hiking with Anna in the Alps. " * 300])
+def test_odd_turns_are_stored_and_do_not_break_recall(setup, text):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember(text, "ok")
+    turns = store.turns(pm.person_id)
+    assert [t["text"] for t in turns if t["role"] == "user"] == ([text] if text.strip() else [])
+    block, rows = pm.recall(text or "anything")
+    assert len(block.split()) < 200
+    if text.strip():
+        assert rows
+
+
+def test_affect_attributed_to_touched_entities_and_consolidated(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("I have my driving test next Thursday and I'm nervous because I failed parking last time.", "Good luck")
+    pm.remember("My chemistry exam is tomorrow and I'm nervous about the lab part.", "You'll do fine.")
+    cross = store.persona(pm.person_id, "cross")
+    assert any(n["affect"] == "nervous" and n["entity_id"] for n in cross)
+    pm.end_session()
+    independent = store.persona(pm.person_id, "independent")
+    assert any("nervous" in n["text"] and len(n["evidence"]) == 2 for n in independent)
+    assert store.conn.execute("SELECT ended FROM sessions WHERE id = ?", (pm.session_id,)).fetchone()[0]
+
+
+def test_person_memory_needs_a_person_and_an_embedder(tmp_path, embedder):
+    store = open_store(tmp_path, embedder)
+    with pytest.raises(MemoryStoreError):
+        PersonMemory(store, 42)
+    store.embedder = None
+    pid = store.add_person("Dana")
+    with pytest.raises(MemoryStoreError):
+        PersonMemory(store, pid)
+    store.close()
