@@ -31,6 +31,9 @@ modes:
   hearth demo                 a scripted two-session conversation through the full loop, no
                               microphone or speakers needed (the user's side is synthesized)
   hearth devices              list sound devices
+  hearth enrol NAME FILE...   remember NAME's voice from recordings of them speaking
+  hearth people [list | rename OLD NEW | merge KEEP REMOVE | forget NAME --yes]
+                              the people Hearth knows, their voices and memories
 
 The window opens only when standard output is a terminal; otherwise the plain mode runs.
 
@@ -76,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     _common(demo)
     devices = sub.add_parser("devices", help="list sound devices")
     _common(devices)
+    enrol = sub.add_parser("enrol", help="remember a person's voice from recordings")
+    enrol.add_argument("name")
+    enrol.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    _common(enrol)
+    people = sub.add_parser("people", help="list, rename, merge or forget people")
+    people.add_argument("action", nargs="?", default="list", choices=("list", "rename", "merge", "forget"))
+    people.add_argument("names", nargs="*", metavar="NAME")
+    people.add_argument("--yes", action="store_true", help="forget without asking")
+    _common(people)
     return parser
 
 
@@ -90,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         mode = args.mode or ("replay" if getattr(args, "replay_files", None) else "live")
         if mode == "replay" and not args.mode:
             args.files, args.out, args.realtime = args.replay_files, None, True
-        return {"live": run_live, "replay": run_replay, "demo": run_demo, "devices": run_devices}[mode](args, config)
+        modes = {"live": run_live, "replay": run_replay, "demo": run_demo, "devices": run_devices,
+                 "enrol": run_enrol, "people": run_people}
+        return modes[mode](args, config)
     except USER_ERRORS as exc:
         if getattr(args, "debug", False):
             raise
@@ -116,23 +130,23 @@ def _window(args) -> bool:
     return not getattr(args, "no_tui", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
+def _household(config, engines, store):
+    from .household import Household
+
+    return Household(store, config, engines) if store is not None else None
+
+
 def _tui_memory(config):
-    """For the window: a session of memory once the engines are loaded, and the store for the browser."""
-    from .remembering import open_memory_store, session_memory
+    """For the window: the household's memory once the engines are loaded."""
+    from .remembering import open_memory_store
 
-    opened = {}
-
-    def make(engines):
-        opened["store"] = store = open_memory_store(config, engines)
-        return session_memory(store, config, engines)
-
-    return make
+    return lambda engines: _household(config, engines, open_memory_store(config, engines))
 
 
 def run_replay(args, config) -> int:
     from audio.sources import FileSource
 
-    from .remembering import open_memory_store, session_memory
+    from .remembering import open_memory_store
     from .replay import output_folder, print_table, replay_file
 
     for path in args.files:  # check every input before loading models
@@ -150,7 +164,7 @@ def run_replay(args, config) -> int:
     try:
         for path in args.files:  # each recording is one session
             folder = output_folder(args.out, path, used)
-            memory = session_memory(store, config, engines)
+            memory = _household(config, engines, store)
             try:
                 results.append(replay_file(path, folder, engines, config, realtime=args.realtime, memory=memory))
             finally:
@@ -188,6 +202,37 @@ def run_demo(args, config) -> int:
     return 0
 
 
+def run_enrol(args, config) -> int:
+    from . import people
+
+    print(people.enrol(config, args.name, args.files))
+    return 0
+
+
+def run_people(args, config) -> int:
+    from . import people
+
+    wanted = {"list": 0, "rename": 2, "merge": 2, "forget": 1}[args.action]
+    if len(args.names) != wanted:
+        raise HearthError(f"'hearth people {args.action}' takes {wanted} name(s), got {len(args.names)}")
+    if args.action == "list":
+        print(people.list_people(config))
+    elif args.action == "rename":
+        print(people.rename(config, *args.names))
+    elif args.action == "merge":
+        print(people.merge(config, *args.names))
+    else:
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise HearthError("forgetting a person cannot be undone: add --yes to confirm")
+            answer = input(f"Forget {args.names[0]} and everything Hearth remembers of them? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("nothing forgotten")
+                return 1
+        print(people.forget(config, args.names[0]))
+    return 0
+
+
 def run_devices(args, config) -> int:
     from audio.devices import list_devices
 
@@ -203,7 +248,7 @@ def run_live(args, config) -> int:
 
     from .clock import MonotonicClock
     from .loop import TurnLoop
-    from .remembering import open_memory_store, session_memory
+    from .remembering import open_memory_store
 
     if _window(args):
         from tui.app import run_tui
@@ -213,7 +258,7 @@ def run_live(args, config) -> int:
     speaker = SpeakerSink(config.output_device or None)
     engines = _load(config)
     store = open_memory_store(config, engines)
-    memory = session_memory(store, config, engines)
+    memory = _household(config, engines, store)
     bus = ev.EventBus()
     bus.subscribe(_print_live)
     print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)

@@ -41,14 +41,21 @@ USER_PITCH = 1.12  # …and higher: the samples are played back 12% faster than 
 PAUSE_SECONDS = 1.5
 
 
-def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -> Path:
-    """Write the user's scripted lines, pitch-shifted and separated by silence, as a 16 kHz wav."""
-    rate = 16_000
-    pieces = [np.zeros(int(0.5 * rate), dtype=np.float32)]
+def user_lines(tts: PiperSynthesizer, lines: tuple[str, ...]) -> list[np.ndarray]:
+    """The user's scripted lines as 16 kHz audio, in a voice unlike Hearth's own."""
+    out = []
     for line in lines:
         voice = tts.synthesize(line, speed=USER_SPEED / USER_PITCH)
-        shifted = resample(voice, int(tts.sample_rate * USER_PITCH), rate)  # same samples, read faster
-        pieces += [0.8 * shifted, np.zeros(int(PAUSE_SECONDS * rate), dtype=np.float32)]
+        out.append(0.8 * resample(voice, int(tts.sample_rate * USER_PITCH), 16_000))  # same samples, read faster
+    return out
+
+
+def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -> Path:
+    """Write the user's scripted lines separated by silence as a 16 kHz wav."""
+    rate = 16_000
+    pieces = [np.zeros(int(0.5 * rate), dtype=np.float32)]
+    for audio in user_lines(tts, lines):
+        pieces += [audio, np.zeros(int(PAUSE_SECONDS * rate), dtype=np.float32)]
     sf.write(str(path), np.concatenate(pieces), rate, subtype="PCM_16")
     return path
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Callable
 from audio.vad import SileroVad
 from models import ModelError, bundled
 from models.asr import WhisperTranscriber
+from models.gate import LlmGate
 from models.llm import ChatModel, LlamaCppChat, OpenAICompatChat
 from models.tts import PiperSynthesizer
 
@@ -26,12 +26,15 @@ class Engines:
     llm: ChatModel
     tts: PiperSynthesizer
     embedder: object | None = None  # models.embedder.TextEmbedder, for memory
-    llm_lock: threading.Lock = field(default_factory=threading.Lock)  # one generation at a time
+    voice: object | None = None  # audio.voiceprint.VoiceEncoder, to tell speakers apart
+    llm_gate: LlmGate = field(default_factory=LlmGate)  # replies first, memory rewrites in between
 
     def describe(self) -> dict[str, str]:
         names = {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
         if self.embedder is not None:
             names["embedder"] = self.embedder.name
+        if self.voice is not None:
+            names["voice"] = "resemblyzer"
         return names
 
 
@@ -66,7 +69,17 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         from models.embedder import TextEmbedder
 
         embedder = timed("embedder", lambda: TextEmbedder(threads=config.threads))
-    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder)
+    voice = None
+    if config.memory:
+        from audio.voiceprint import VoiceEncoder
+
+        def warm_voice():
+            encoder = VoiceEncoder()
+            encoder.warm_up()  # the first embedding costs seconds: pay it now, not on the first turn
+            return encoder
+
+        voice = timed("voice", warm_voice)
+    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice)
 
 
 __all__ = ["Engines", "load_engines", "load_llm", "ModelError"]

@@ -35,11 +35,17 @@ from .turns import CancelJob, ReleaseJob, StartJob, TurnPlanner
 
 
 class TurnMemory(Protocol):
-    """What the loop needs from memory: a block for the prompt, and a place to put each finished turn."""
+    """What the loop needs from memory: a block for the prompt, and a place for each turn."""
+
+    def prepare(self, partial_text: str) -> None: ...
 
     def recall(self, text: str) -> tuple[str, list[dict]]: ...
 
-    def remember(self, user_text: str, reply_text: str) -> None: ...
+    def begin_turn(self, user_text: str) -> object:
+        """The reply has started playing: store what the person said, now."""
+
+    def finish_turn(self, turn: object, reply_text: str) -> None:
+        """The reply is done (or was cut off): store what was heard of it, then learn from the turn."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,8 @@ class TurnLoop:
         self._records_by_turn: dict[int, TurnRecord] = {}
         self._records_lock = threading.Lock()
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
+        self._planner: TurnPlanner | None = None
+        self._listener: Listener | None = None
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
                                    stream_audio=self.options.stream_audio)
 
@@ -131,12 +139,23 @@ class TurnLoop:
             self._frame_times.append((frame.index, self.clock.now()))
             yield frame
 
+    @property
+    def busy(self) -> bool:
+        """Listening to a turn, working on a reply, or speaking one."""
+        listening = self._listener is not None and self._listener.endpointer.in_speech
+        replying = self._planner is not None and self._planner.replying is not None
+        return listening or replying or self.sink.playing
+
+    @property
+    def talking(self) -> bool:
+        return self.sink.playing
+
     # -- listening ------------------------------------------------------------------------
     def run(self, frames: Iterator[Frame]) -> list[TurnRecord]:
         opts = self.options
         self.engines.vad.reset()
         listener = Listener(self.engines.vad.probability, endpoint_settings(self.config), self.config.vad_threshold)
-        planner = TurnPlanner(speculate=opts.speculate)
+        planner = self._planner = TurnPlanner(speculate=opts.speculate)
         partials = PartialTranscriber(self.engines.asr.transcribe, self._emit, self.clock,
                                       interval=self.config.partial_interval_ms / 1000,
                                       on_text=self._on_partial) if opts.partials else None
@@ -207,7 +226,7 @@ class TurnLoop:
 
     def _on_partial(self, turn_id: int, text: str) -> None:
         """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""
-        if self.options.anticipate and self.memory is not None and hasattr(self.memory, "prepare"):
+        if self.options.anticipate and self.memory is not None:
             self.memory.prepare(text)
         if self.options.adaptive_endpoint and turn_id == self._current_turn():
             ms = end_silence_for(text, self.config.end_silence_ms)

@@ -14,32 +14,21 @@ from datetime import datetime
 from typing import Callable
 
 from memory import MemoryStore, PersonMemory, open_store
+from models.gate import BackgroundChat, LlmGate
 
 from .config import Config
 
 log = logging.getLogger(__name__)
 
 
-class LockedChat:
-    """The reply's language model, shared with memory rewrites: one generation at a time."""
-
-    def __init__(self, llm, lock: threading.Lock) -> None:
-        self._llm, self._lock = llm, lock
-        self.name = llm.name
-
-    def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
-        with self._lock:
-            return self._llm.complete(messages, max_tokens=max_tokens, temperature=temperature)
-
-
 class LoopMemory:
     """One person's memory for one session of the loop (satisfies assistant.loop.TurnMemory)."""
 
-    def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_lock: threading.Lock | None = None,
+    def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_gate: LlmGate | None = None,
                  clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,
                  named: bool = True) -> None:
         self.named = named  # False for the unnamed owner of a single-person desk
-        chat = LockedChat(llm, llm_lock or threading.Lock()) if llm is not None else None
+        chat = BackgroundChat(llm, llm_gate or LlmGate()) if llm is not None else None
         self.store = store
         self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens)
         self.clock = clock
@@ -58,13 +47,22 @@ class LoopMemory:
     def recall(self, text: str) -> tuple[str, list[dict]]:
         return self.person.recall(text)
 
-    def remember(self, user_text: str, reply_text: str) -> None:
+    def begin_turn(self, user_text: str) -> tuple[str, int, datetime]:
+        """Commit what the person said (called when the reply starts to play)."""
         now = self.clock()
         p = self.person
-        turn_id = self.store.add_turn(p.person_id, p.session_id, "user", user_text, now)
+        return user_text, self.store.add_turn(p.person_id, p.session_id, "user", user_text, now), now
+
+    def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str) -> None:
+        """Commit what was heard of the reply, then derive memory from the turn in the background."""
+        p = self.person
         if reply_text.strip():
-            self.store.add_turn(p.person_id, p.session_id, "assistant", reply_text, now)
-        self._work.put((user_text, turn_id, now))
+            self.store.add_turn(p.person_id, p.session_id, "assistant", reply_text, self.clock())
+        self._work.put(turn)
+
+    def remember(self, user_text: str, reply_text: str) -> None:
+        """Both at once, for text turns (benchmarks, seeding)."""
+        self.finish_turn(self.begin_turn(user_text), reply_text)
 
     def _write(self) -> None:
         while (item := self._work.get()) is not None:
@@ -106,5 +104,5 @@ def session_memory(store: MemoryStore | None, config: Config, engines, person: s
     if store is None:
         return None
     return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.llm,
-                      llm_lock=engines.llm_lock, clock=clock, budget_tokens=config.memory_budget_tokens,
+                      llm_gate=engines.llm_gate, clock=clock, budget_tokens=config.memory_budget_tokens,
                       named=person is not None)

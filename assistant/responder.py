@@ -7,6 +7,7 @@ cancelled while playing (barge-in) stops at once and leaves only what was heard 
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -21,14 +22,36 @@ from . import events as ev
 from .clock import Clock
 from .config import Config
 from .engines import Engines
+from .household import Household
 from .prompt import History, build_messages
 from .sentences import sentences_from_tokens
+
+log = logging.getLogger(__name__)
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 
 
 class JobCancelled(Exception):
     pass
+
+
+class _Background:
+    """Run one call on its own thread; result() waits for it (None if it failed, which is logged)."""
+
+    def __init__(self, fn, *args) -> None:
+        self._value = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args), name="speaker-id", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn, args) -> None:
+        try:
+            self._value = fn(*args)
+        except Exception:
+            log.exception("identifying the speaker failed")
+
+    def result(self):
+        self._thread.join()
+        return self._value
 
 
 @dataclass
@@ -47,6 +70,9 @@ class Job:
     heard: str = ""  # what the person said (the final transcript)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
     got_token: bool = False
+    memory_turn: object = None  # the stored user turn, once the reply began to play
+    memory: object = None  # the speaker's memory for this turn (None: no personal memory)
+    speaker: object = None  # assistant.household.Speaker, when voices are told apart
 
 
 class Responder:
@@ -60,7 +86,7 @@ class Responder:
         self.history = history
         self.memory = memory
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
-        self.llm_lock = engines.llm_lock
+        self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
         self._queue: queue.Queue[Job | None] = queue.Queue()
@@ -146,6 +172,8 @@ class Responder:
             job.audio_started = True
             self.sink.start_reply(job.turn_id)
             self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
+            if job.memory is not None and job.heard:  # from the moment a reply is heard, it is on disk
+                job.memory_turn = job.memory.begin_turn(job.heard)
         self.sink.play(chunk, self.engines.tts.sample_rate)
 
     def _check(self, job: Job) -> None:
@@ -160,7 +188,8 @@ class Responder:
                 continue
             cpu = time.thread_time()
             try:
-                self._answer(job)
+                with self.llm_gate.wanted():  # background memory rewrites stand aside from now on
+                    self._answer(job)
             except JobCancelled:
                 self._after_cancel(job, time.thread_time() - cpu)
             finally:
@@ -174,8 +203,8 @@ class Responder:
             spoken = self._spoken_text(job)
             self.history.add(job.heard, spoken)
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
-            if self.memory:
-                self.memory.remember(job.heard, spoken)
+            if job.memory_turn is not None:
+                job.memory.finish_turn(job.memory_turn, spoken)
         elif not job.released or job.cancelled == "continued":
             self.wasted_cpu_seconds += cpu_seconds
             self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
@@ -189,19 +218,31 @@ class Responder:
         from .loop import worth_answering
 
         started = self.clock.now()
+        household = self.memory if isinstance(self.memory, Household) else None
+        identified = _Background(household.identify, job.audio) if household else None  # beside the ASR
         text = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
+        job.memory = self.memory
+        if identified is not None:
+            job.speaker = speaker = identified.result()
+            if speaker is not None:
+                self._emit(job, ev.SpeakerIdentified(job.turn_id, self.clock.now(), **speaker.fields))
+            job.memory = household.memory_for(speaker) if speaker is not None else None
         if not worth_answering(text):
             self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason="no words"))
             return
         job.heard = text
 
         started = self.clock.now()
-        block, memories = self.memory.recall(text) if self.memory else ("", [])
+        block, memories = job.memory.recall(text) if job.memory is not None else ("", [])
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
 
-        speaker = getattr(self.memory, "person_name", None)
-        reply = self._speak(job, build_messages(text, self.history, block, speaker))
+        step = household.dialog_step(text, job.speaker) if household and job.speaker is not None else None
+        if step is not None and step.handled:  # the enrolment dialog answers this one itself
+            reply = self._say(job, step.say)
+        else:
+            name = getattr(job.memory, "person_name", None)
+            reply = self._speak(job, build_messages(text, self.history, block, name))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
         with self._lock:
@@ -209,12 +250,14 @@ class Responder:
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply))
             job.cancelled = "done"  # from here on a barge-in has nothing to stop
         self.history.add(text, reply)
-        if self.memory:
-            self.memory.remember(text, reply)
+        if job.memory_turn is not None:
+            job.memory.finish_turn(job.memory_turn, reply)
+        if household and job.speaker is not None:
+            household.learn(job.speaker)
 
     def _tokens(self, job: Job, messages: list[dict]):
         first = True
-        with self.llm_lock:
+        with self.llm_gate.foreground():
             stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature)
             try:
                 for piece in stream:
@@ -247,13 +290,23 @@ class Responder:
                     pending.append(chunk)
             spoken.append(sentence)
         if not spoken:  # the model said nothing: say so rather than leave the person waiting
-            if not job.got_token:
-                self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
-            for chunk in self.engines.tts.stream(FALLBACK_REPLY):
-                pending.append(chunk)
-            spoken.append(FALLBACK_REPLY)
+            return self._say(job, FALLBACK_REPLY, pending)
         with self._lock:
             for chunk in pending:
                 self._check(job)
                 self._play(job, chunk)
         return " ".join(spoken)
+
+    def _say(self, job: Job, text: str, pending: list[np.ndarray] | None = None) -> str:
+        """Speak a fixed reply (no language model), after anything already voiced but not played."""
+        if not job.got_token:
+            job.got_token = True
+            self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
+        self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=text))
+        job.sentences.append((text, job.reply_seconds))
+        chunks = list(pending or []) + list(self.engines.tts.stream(text))
+        with self._lock:
+            for chunk in chunks:
+                self._check(job)
+                self._play(job, chunk)
+        return text

@@ -130,10 +130,51 @@ def answer_recall(answer, block: str) -> float:
     return sum(w in have for w in words) / len(words)
 
 
-def run_locomo(path: Path, embedder, llm, budget: int = 200, k: int = 6) -> dict:
+class CachedEmbedder:
+    """The embedder with a text -> vector cache kept in a file between runs (benchmark iterations only)."""
+
+    def __init__(self, embedder, path: Path | None) -> None:
+        import pickle
+
+        self.inner, self.path, self.dim = embedder, path, embedder.dim
+        self.cache = pickle.loads(path.read_bytes()) if path and path.exists() else {}
+        self.added = 0
+
+    def embed(self, texts):
+        texts = list(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if missing:
+            for t, v in zip(missing, self.inner.embed(missing)):
+                self.cache[t] = v
+            self.added += len(missing)
+        return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed_one(self, text):
+        return self.embed([text])[0]
+
+    def save(self) -> None:
+        import pickle
+
+        if self.path and self.added:
+            self.path.write_bytes(pickle.dumps(self.cache))
+
+
+def wordpieces(embedder, text: str) -> int:
+    """The block's length in the embedder's own (WordPiece) tokens: a second, real tokenizer as a check."""
+    inner = getattr(embedder, "inner", embedder)
+    tok = getattr(getattr(inner, "_model", None), "tokenizer", None)
+    return len(tok(text, add_special_tokens=False)["input_ids"]) if tok is not None else estimate_tokens(text)
+
+
+def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 24) -> dict:
+    """Evidence recall of our block against the raw-turn baseline (top-5 turns by similarity).
+
+    Both blocks are counted with the same `estimate_tokens`; ours gets, per question, a budget of exactly
+    the baseline block's token count (or `budget` when given), so it never uses more tokens."""
     samples = json.loads(path.read_text())
-    ours = {c: {"evidence": [], "answer": [], "tokens": []} for c in CATEGORIES}
-    base = {c: {"evidence": [], "answer": [], "tokens": []} for c in CATEGORIES}
+    ours = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": []} for c in CATEGORIES}
+    base = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": []} for c in CATEGORIES}
+    examples: list | None = []
     ingest_times = []
     for sample in samples:
         conv = sample["conversation"]
@@ -178,17 +219,22 @@ def run_locomo(path: Path, embedder, llm, budget: int = 200, k: int = 6) -> dict
                 for s in who:
                     results += mems[s].results(q, k=k)
                 results = sorted(results, key=lambda r: -r.score)[:k]
-                block = memory_block(results, now, budget)
-                kept = block_results(results, now, budget)
+                qv = embedder.embed_one(q)
+                top = np.argsort(-(raw_vecs @ qv))[:5]
+                bblock = "\n".join(f"- {raw[i][1]}" for i in top)
+                bprov = {raw[i][0] for i in top}
+                room = budget or estimate_tokens(bblock)
+                block = memory_block(results, now, room, query=q)
+                kept = block_results(results, now, room, query=q)
                 prov = {turn_to_dia.get(t) for r in kept for t in r.candidate.provenance}
                 evidence = set(qa["evidence"])
                 ours[cat]["evidence"].append(len(evidence & prov) / len(evidence) if evidence else 1.0)
                 ours[cat]["answer"].append(answer_recall(qa["answer"], block))
                 ours[cat]["tokens"].append(estimate_tokens(block))
-                qv = embedder.embed_one(q)
-                top = np.argsort(-(raw_vecs @ qv))[:5]
-                bblock = "\n".join(f"- {raw[i][1]}" for i in top)
-                bprov = {raw[i][0] for i in top}
+                ours[cat]["wordpieces"].append(wordpieces(embedder, block))
+                base[cat]["wordpieces"].append(wordpieces(embedder, bblock))
+                if examples is not None and len(examples) < 40:
+                    examples.append({"q": q, "evidence": sorted(evidence), "ours": block, "baseline": bblock})
                 base[cat]["evidence"].append(len(evidence & bprov) / len(evidence) if evidence else 1.0)
                 base[cat]["answer"].append(answer_recall(qa["answer"], bblock))
                 base[cat]["tokens"].append(estimate_tokens(bblock))
@@ -199,24 +245,26 @@ def run_locomo(path: Path, embedder, llm, budget: int = 200, k: int = 6) -> dict
         for c, v in table.items():
             if v["evidence"]:
                 out[CATEGORIES[c]] = {m: statistics.mean(x) for m, x in v.items()} | {"n": len(v["evidence"])}
-        allv = {m: [x for v in table.values() for x in v[m]] for m in ("evidence", "answer", "tokens")}
+        allv = {m: [x for v in table.values() for x in v[m]] for m in ("evidence", "answer", "tokens", "wordpieces")}
         out["overall"] = {m: statistics.mean(x) for m, x in allv.items()} | {"n": len(allv["evidence"])}
         return out
 
-    return {"ours": summary(ours), "baseline": summary(base),
+    return {"ours": summary(ours), "baseline": summary(base), "examples": examples,
             "ingest_ms_per_turn": {"mean": 1000 * statistics.mean(ingest_times),
                                    "p95": 1000 * float(np.percentile(ingest_times, 95))}}
 
 
 def print_locomo(label: str, r: dict) -> None:
     print(f"\n(b) LoCoMo dev, {label}  (categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)")
-    print("  category      n   | ours: evidence  answer  tokens | baseline: evidence  answer  tokens")
+    print("  tokens: estimate_tokens (words and marks) / the embedder's WordPiece tokens, same counter for both")
+    print("  category      n   | ours: evidence  answer  tokens (wp) | baseline: evidence  answer  tokens (wp)")
     for cat in [*CATEGORIES.values(), "overall"]:
         o, b = r["ours"].get(cat), r["baseline"].get(cat)
         if not o:
             continue
-        print(f"  {cat:<11} {o['n']:4d}   |      {pct(o['evidence'])}  {pct(o['answer'])}  {o['tokens']:6.1f} |"
-              f"        {pct(b['evidence'])}  {pct(b['answer'])}  {b['tokens']:6.1f}")
+        print(f"  {cat:<11} {o['n']:4d}   |      {pct(o['evidence'])}  {pct(o['answer'])}  {o['tokens']:6.1f} "
+              f"({o['wordpieces']:5.1f}) |        {pct(b['evidence'])}  {pct(b['answer'])}  {b['tokens']:6.1f} "
+              f"({b['wordpieces']:5.1f})")
     print(f"  ingest per turn: mean {r['ingest_ms_per_turn']['mean']:.1f} ms, p95 {r['ingest_ms_per_turn']['p95']:.1f} ms")
 
 
@@ -319,14 +367,18 @@ def main(argv=None) -> int:
                     help="also run the scenarios with the bundled model rewriting updates")
     ap.add_argument("--locomo-llm", action="store_true", help="LoCoMo with the model too (slow: minutes per conversation)")
     ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--embed-cache", type=Path, help="keep text embeddings in this file between runs (LoCoMo only)")
+    ap.add_argument("--skip-scenarios", action="store_true")
+    ap.add_argument("--examples", type=Path, help="write some LoCoMo blocks (ours and baseline) to this file")
     args = ap.parse_args(argv)
 
     from models.embedder import TextEmbedder
 
     embedder = TextEmbedder()
     report: dict = {}
-    report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)
-    print_scenarios("deterministic rewriter (no model)", r)
+    if not args.skip_scenarios:
+        report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)
+        print_scenarios("deterministic rewriter (no model)", r)
     llm = load_llm() if args.llm or args.locomo_llm else None
     if llm is not None:
         t0 = time.perf_counter()
@@ -335,8 +387,14 @@ def main(argv=None) -> int:
         print_scenarios(f"model rewriter ({getattr(llm, 'name', 'llm')}, {r['seconds']:.0f} s)", r)
     if not args.skip_locomo and args.locomo.exists():
         t0 = time.perf_counter()
-        report["locomo_no_llm"] = r = run_locomo(args.locomo, embedder, None)
+        cached = CachedEmbedder(embedder, args.embed_cache)
+        report["locomo_no_llm"] = r = run_locomo(args.locomo, cached, None)
+        cached.save()
         r["seconds"] = time.perf_counter() - t0
+        if args.examples:
+            args.examples.write_text(json.dumps(r.pop("examples"), indent=1))
+        else:
+            r.pop("examples")
         print_locomo(f"deterministic rewriter ({r['seconds']:.0f} s)", r)
         if args.locomo_llm and llm is not None:
             t0 = time.perf_counter()

@@ -53,6 +53,10 @@ def valence_of(label: str | None) -> float:
     return EMOTIONS[label][0] if label in EMOTIONS else 0.0
 
 
+def clamp_valence(value) -> float:
+    return max(-1.0, min(1.0, float(value or 0.0)))
+
+
 _ABBREV = re.compile(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr|vs|etc)\.", re.I)
 _IMPLIED = ("good news", "amazing", "awesome", "wonderful", "fantastic", "adorable", "feel like a new person")
 _TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'?m|i am|i feel|i felt|feel|felt|"

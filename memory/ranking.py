@@ -53,6 +53,19 @@ def score(c: Candidate, now: datetime | date, query_valence: float | None = None
             + W_RECENCY * recency(c.said_at, now) + W_MATCH * c.match)
 
 
+def vector_scores(similarity, days, valences, match, now_day: float, query_valence: float | None = None):
+    """`score` for many rows at once (numpy arrays; days since 1970 as in the store's matrices)."""
+    import numpy as np
+
+    age = np.maximum(0.0, now_day - days)
+    rec = np.power(0.5, age / HALF_LIFE_DAYS)
+    if query_valence is None or query_valence == 0:
+        compat = 0.5
+    else:
+        compat = np.where(valences == 0, 0.5, 1.0 - np.abs(query_valence - valences) / 2.0)
+    return W_SIM * similarity + W_AFFECT * compat + W_RECENCY * rec + W_MATCH * match
+
+
 def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_valence: float | None = None,
          min_similarity: float = 0.0, max_persona: int = 2) -> list[Result]:
     """The k best candidates by similarity, affect compatibility, recency and entity match.
@@ -91,55 +104,88 @@ def estimate_tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def _line(r: Result, now: datetime | date) -> str:
-    c = r.candidate
-    when = datetime.fromisoformat(c.said_at)
-    rel = relative(when, now)
-    label = rel if rel in ("today", "yesterday") else f"{rel}, {format_date(when.date())}"
-    prefix = "feeling" if c.kind == "persona" else label
-    return f"- ({prefix}) {c.text}"
+_WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
+_STOPWORDS = frozenset("""a an the and or but of to in on at for with from by as is are was were be been it its this that
+these those he she they his her their i me my we our you your what when where which who whom how did does do has have
+had not no so if then than there here about into over after before during s any some tell much many""".split())
 
 
-def _truncate(text: str, tokens: int) -> str:
-    pieces = _TOKEN.finditer(text)
-    end = 0
-    for i, m in enumerate(pieces):
-        if i >= tokens:
-            break
-        end = m.end()
-    return text[:end].rstrip(" ,;:") + "…"
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of a text that carry meaning (no stop words)."""
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
 
-def memory_block(results: list[Result], now: datetime | date, budget_tokens: int = 200) -> str:
-    """Compact lines, best first, dates relative to now, within the token budget (a long line is cut)."""
-    lines: list[str] = []
+def focus(text: str, query_words: set[str], max_words: int) -> str:
+    """A long memory cut down to its sentences that share most words with the query, in their order.
+
+    A memory within `max_words` is kept whole; a single overlong sentence keeps the window of
+    `max_words` words that shares most with the query, marked with '…' where it was cut."""
+    from .affect import sentences
+
+    if len(text.split()) <= max_words:
+        return text
+    parts = sentences(text)
+    scored = sorted(range(len(parts)), key=lambda i: (-len(content_words(parts[i]) & query_words), i))
+    chosen, used = [], 0
+    for i in scored:
+        n = len(parts[i].split())
+        if used + n <= max_words:
+            chosen.append(i)
+            used += n
+    if not chosen:
+        words = parts[scored[0]].split()
+        hits = [1 if (content_words(w) & query_words) else 0 for w in words]
+        best = max(range(len(words) - max_words + 1), key=lambda j: (sum(hits[j:j + max_words]), -j))
+        cut = " ".join(words[best:best + max_words])
+        return ("…" if best else "") + cut + ("…" if best + max_words < len(words) else "")
+    return " ".join(parts[i] for i in sorted(chosen))
+
+
+def _day(said_at: str) -> date:
+    return datetime.fromisoformat(said_at).date()
+
+
+def _header(day: date, now: datetime | date) -> str:
+    return f"{format_date(day)} ({relative(day, now)}):"
+
+
+def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query: str | None,
+          max_words: int) -> tuple[list[Result], str]:
+    """Which results fit the budget and the block they make: lines grouped under their day, days in order."""
+    qwords = content_words(query) if query else set()
+    groups: dict[date, list[str]] = {}
+    kept: list[Result] = []
     used = 0
     for r in results:
-        line = _line(r, now)
-        cost = estimate_tokens(line) + 1
+        c = r.candidate
+        text = focus(c.text, qwords, max_words) if query is not None else c.text
+        line = f"- {text}"
+        day = _day(c.said_at)
+        cost = estimate_tokens(line) + 1 + (0 if day in groups else estimate_tokens(_header(day, now)) + 1)
         if used + cost > budget_tokens:
-            room = budget_tokens - used - 1
-            if room >= 24:
-                line = _truncate(line, room - 1)
-                lines.append(line)
-                used += estimate_tokens(line) + 1
             continue
-        lines.append(line)
-        used += cost
-    return "\n".join(lines)
-
-
-def block_results(results: list[Result], now: datetime | date, budget_tokens: int = 200) -> list[Result]:
-    """The results that made it into the block (whole or cut), in block order."""
-    kept, used = [], 0
-    for r in results:
-        cost = estimate_tokens(_line(r, now)) + 1
-        if used + cost > budget_tokens:
-            room = budget_tokens - used - 1
-            if room >= 24:
-                kept.append(r)
-                used += room
-            continue
+        groups.setdefault(day, []).append(line)
         kept.append(r)
         used += cost
-    return kept
+    out = []
+    for day in sorted(groups):
+        out.append(_header(day, now))
+        out += groups[day]
+    return kept, "\n".join(out)
+
+
+MAX_LINE_WORDS = 24
+
+
+def memory_block(results: list[Result], now: datetime | date, budget_tokens: int = 200, query: str | None = None,
+                 max_words: int = MAX_LINE_WORDS) -> str:
+    """Short lines under a header per day ('7 May 2023 (three weeks ago):'), days oldest first, within the
+    token budget; results are taken best first and one that does not fit is skipped. With the query, a
+    long memory is cut down to its sentences closest to the query."""
+    return _pack(results, now, budget_tokens, query, max_words)[1]
+
+
+def block_results(results: list[Result], now: datetime | date, budget_tokens: int = 200, query: str | None = None,
+                  max_words: int = MAX_LINE_WORDS) -> list[Result]:
+    """The results that made it into the block, best first."""
+    return _pack(results, now, budget_tokens, query, max_words)[0]

@@ -1,15 +1,19 @@
 """Recall on the critical path: a candidate pool prepared while the person speaks, ranked on demand.
 
 `prepare(partial_text)` matches the person's entities and schemas in the partial transcript, expands
-one hop along edges, and caches the pool (items and cross-entity persona nodes of that neighbourhood,
-plus the independent persona nodes). `recall(query)` embeds the query, scores the pool from the
-in-memory vectors, and falls back to a person-scoped search over all items when the pool is thin.
+one hop along edges (from an in-memory copy of the edges) and embeds the partial text, so when the
+final transcript equals the last partial, recall has nothing left to compute but one matrix product.
+`recall(query)` scores every row of the person's in-memory matrix at once: similarity, recency,
+affect and membership of the matched neighbourhood (the pool), takes the best few with
+argpartition, and reads only their text from SQLite. Rows outside the pool can still win on
+similarity (they are marked "fallback"), so a thin pool needs no second search.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,18 +21,22 @@ import numpy as np
 
 from .affect import detect_affect
 from .extract import Known, _CUE_RES
-from .ranking import Candidate, Result, rank
-from .store import ITEM, PERSONA, Memory, MemoryStore
+from .ranking import Candidate, Result, rank, vector_scores
+from .store import ITEM, PERSONA, MemoryStore, day_number
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
-MIN_SIM = 0.25         # a pool candidate below this does not count towards a full pool
+SHORTLIST = 8          # rows per wanted result read from SQLite for the final ranking
+CACHED_QUERIES = 16    # query vectors kept from prepare() and recall()
 
 
 @dataclass
 class Pool:
     key: frozenset
-    memories: list[Memory]
-    match: dict[tuple[str, int], float]
+    match: dict[int, float]          # entity id -> match weight
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
 
 
 class Recaller:
@@ -36,93 +44,145 @@ class Recaller:
         self.store, self.person_id, self.embedder = store, person_id, embedder
         self._known: list[Known] | None = None
         self._by_schema: dict[str, list[int]] = {}
+        self._adjacent: dict[int, dict[int, str]] = {}
+        self._alias: dict[str, set[int]] = {}
+        self._alias_re = None
         self._pool: Pool | None = None
-        self._lock = threading.Lock()
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()   # guards the caches above; never held across SQL or a model call
 
     def invalidate(self) -> None:
-        """After a write: entities may have changed, and the pool with them."""
+        """After a write: entities and edges may have changed, and the pool with them."""
         with self._lock:
             self._known = None
             self._pool = None
 
-    def _entities(self) -> list[Known]:
-        if self._known is None:
-            entities = self.store.entities(self.person_id)
-            self._known = [Known(e.id, e.name, e.schema, tuple(e.aliases)) for e in entities]
-            by_schema: dict[str, list[tuple[str, int]]] = {}
-            for e in entities:
-                by_schema.setdefault(e.schema, []).append((e.last_seen, e.id))
-            self._by_schema = {s: [i for _, i in sorted(v, reverse=True)[:PER_SCHEMA]] for s, v in by_schema.items()}
-            self._alias: dict[str, set[int]] = {}
-            for e in self._known:
-                for phrase in (e.name, *e.aliases):
-                    if len(phrase) >= 3:
-                        self._alias.setdefault(phrase.lower(), set()).add(e.id)
-            phrases = sorted(self._alias, key=len, reverse=True)
-            self._alias_re = (re.compile(r"(?<![\w'])(" + "|".join(re.escape(p) for p in phrases) + r")(?:s|es|'s)?(?![\w])",
-                                         re.I) if phrases else None)
-        return self._known
+    # -- matching ---------------------------------------------------------------------------
+
+    def _entities(self):
+        with self._lock:
+            if self._known is not None:
+                return self._known, self._by_schema, self._adjacent, self._alias, self._alias_re
+        entities = self.store.entities(self.person_id)
+        edges = self.store.edges(self.person_id)
+        known = [Known(e.id, e.name, e.schema, tuple(e.aliases)) for e in entities]
+        by_schema_raw: dict[str, list[tuple[str, int]]] = {}
+        for e in entities:
+            by_schema_raw.setdefault(e.schema, []).append((e.last_seen, e.id))
+        by_schema = {s: [i for _, i in sorted(v, reverse=True)[:PER_SCHEMA]] for s, v in by_schema_raw.items()}
+        adjacent: dict[int, dict[int, str]] = {}
+        for a, b, kind in edges:
+            for x, y in ((a, b), (b, a)):
+                row = adjacent.setdefault(x, {})
+                if row.get(y) != "strong":
+                    row[y] = kind
+        alias: dict[str, set[int]] = {}
+        for e in known:
+            for phrase in (e.name, *e.aliases):
+                if len(phrase) >= 3:
+                    alias.setdefault(phrase.lower(), set()).add(e.id)
+        phrases = sorted(alias, key=len, reverse=True)
+        alias_re = (re.compile(r"(?<![\w'])(" + "|".join(re.escape(p) for p in phrases) + r")(?:s|es|'s)?(?![\w])",
+                               re.I) if phrases else None)
+        with self._lock:
+            self._known, self._by_schema, self._adjacent = known, by_schema, adjacent
+            self._alias, self._alias_re = alias, alias_re
+        return known, by_schema, adjacent, alias, alias_re
 
     def match(self, text: str) -> dict[int, float]:
-        """Entity id -> match strength: 1 named in the text, 0.6 via a schema cue, 0.5 one hop away."""
-        self._entities()
+        """Entity id -> match strength: 1 named in the text, 0.6 via a schema cue, 0.5/0.3 one strong/weak hop away."""
+        _, by_schema, adjacent, alias, alias_re = self._entities()
         found: dict[int, float] = {}
-        if self._alias_re is not None:
-            for m in self._alias_re.finditer(text):
-                for eid in self._alias.get(m.group(1).lower(), ()):
+        if alias_re is not None:
+            for m in alias_re.finditer(text):
+                for eid in alias.get(m.group(1).lower(), ()):
                     found[eid] = 1.0
         for schema, pattern in _CUE_RES.items():
             if pattern.search(text):
-                for eid in self._by_schema.get(schema, []):
+                for eid in by_schema.get(schema, []):
                     found.setdefault(eid, 0.6)
         direct = [e for e, w in found.items() if w == 1.0]
-        for eid, kind in self.store.neighbours(self.person_id, direct).items():
+        hop: dict[int, str] = {}
+        for eid in direct:
+            for other, kind in adjacent.get(eid, {}).items():
+                if hop.get(other) != "strong":
+                    hop[other] = kind
+        for eid, kind in hop.items():
             found.setdefault(eid, 0.5 if kind == "strong" else 0.3)
         return found
 
-    def prepare(self, partial_text: str) -> Pool:
-        matched = self.match(partial_text)
-        key = frozenset(matched.items())
+    # -- the query vector -----------------------------------------------------------------------
+
+    def vector(self, text: str) -> np.ndarray:
+        """The query's embedding, from the cache when prepare() already embedded this very text."""
+        key = _norm(text)
         with self._lock:
-            if self._pool is not None and self._pool.key == key:
-                return self._pool
-        items, nodes = self.store.neighbourhood(self.person_id, list(matched))
-        nodes += self.store.independent_persona_ids(self.person_id)
-        memories = self.store.memories(self.person_id, items, nodes)
-        weights = {(m.kind, m.id): matched.get(m.entity_id, 0.0) for m in memories}
-        pool = Pool(key, memories, weights)
+            v = self._vectors.get(key)
+            if v is not None:
+                self._vectors.move_to_end(key)
+                return v
+        v = np.asarray(self.embedder.embed_one(text), dtype=np.float32)
+        with self._lock:
+            self._vectors[key] = v
+            while len(self._vectors) > CACHED_QUERIES:
+                self._vectors.popitem(last=False)
+        return v
+
+    def prepare(self, partial_text: str) -> Pool:
+        """Match and expand the pool for the partial transcript, and embed it (off the critical path)."""
+        matched = self.match(partial_text)
+        pool = Pool(frozenset(matched.items()), matched)
         with self._lock:
             self._pool = pool
+        self.vector(partial_text)
         return pool
+
+    # -- ranking -----------------------------------------------------------------------------------
 
     def recall(self, query: str, now: datetime, k: int = 5, query_vector: np.ndarray | None = None,
                pool: Pool | None = None) -> list[Result]:
-        pool = pool or self._pool
-        if pool is None or pool.key != frozenset(self.match(query).items()):
-            pool = self.prepare(query)
-        q = self.embedder.embed_one(query) if query_vector is None else query_vector
+        matched = self.match(query) if pool is None else pool.match
+        q = self.vector(query) if query_vector is None else np.asarray(query_vector, dtype=np.float32)
         affect = detect_affect(query)
         valence = affect.valence if affect else None
-        candidates = self._scored(pool.memories, q, "pool", pool.match)
-        strong = sum(1 for c in candidates if c.similarity >= MIN_SIM and c.kind == ITEM)
-        if strong < k:
-            seen = {m.id for m in pool.memories if m.kind == ITEM}
-            hits = [i for i, _ in self.store.search(self.person_id, q, 2 * k + len(seen)) if i not in seen][:2 * k]
-            extra = self.store.memories(self.person_id, hits, [])
-            candidates += self._scored(extra, q, "fallback", {})
+        now_day = day_number(now)
+        candidates: list[Candidate] = []
+        for kind, want in ((ITEM, SHORTLIST * k), (PERSONA, 4)):
+            picked = self._shortlist(kind, q, matched, now_day, valence, want)
+            if not picked:
+                continue
+            sims = {key: (sim, w) for key, sim, w in picked}
+            memories = self.store.memories(self.person_id, *(([*sims], []) if kind == ITEM else ([], [*sims])))
+            for m in memories:
+                sim, w = sims[m.id]
+                candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
+                                            "pool" if w > 0 else "fallback", tuple(m.provenance)))
         return rank(candidates, now, k, valence)
 
-    def _scored(self, memories: list[Memory], q: np.ndarray, source: str,
-                match: dict[tuple[str, int], float]) -> list[Candidate]:
-        out = []
-        for kind in (ITEM, PERSONA):
-            group = [m for m in memories if m.kind == kind]
-            if not group:
-                continue
-            matrix = self.store.matrix(self.person_id, kind)
-            group = [m for m in group if m.id in matrix.row]
-            sims = matrix.scores([m.id for m in group], q)
-            for m, s in zip(group, sims):
-                out.append(Candidate(m.id, kind, m.text, float(s), m.said_at, m.valence, match.get((kind, m.id), 0.0),
-                                     m.entity, m.schema, source, tuple(m.provenance)))
-        return out
+    def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
+                   valence: float | None, want: int) -> list[tuple[int, float, float]]:
+        """(row id, similarity, match weight) of the `want` best rows by the full score, one matrix product."""
+        matrix = self.store.matrix(self.person_id, kind)
+        with self.store._lock:
+            n = matrix.n
+            if n == 0:
+                return []
+            sims = matrix.vectors[:n] @ q
+            entity = matrix.entity[:n].copy()
+            days = matrix.day[:n].copy()
+            valences = matrix.valence[:n].copy()
+            ids = matrix.ids[:n].copy()
+        weights = np.zeros(n, dtype=np.float32)
+        if matched:
+            keys = np.fromiter(matched.keys(), dtype=np.int64, count=len(matched))
+            vals = np.fromiter(matched.values(), dtype=np.float32, count=len(matched))
+            order = np.argsort(keys)
+            keys, vals = keys[order], vals[order]
+            at = np.clip(np.searchsorted(keys, entity), 0, len(keys) - 1)
+            hit = keys[at] == entity
+            weights[hit] = vals[at[hit]]
+        scores = vector_scores(sims, days, valences, weights, now_day, valence)
+        want = min(want, n)
+        top = np.argpartition(-scores, want - 1)[:want] if want < n else np.arange(n)
+        top = top[np.argsort(-scores[top])]
+        return [(int(ids[i]), float(sims[i]), float(weights[i])) for i in top]

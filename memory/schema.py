@@ -127,7 +127,14 @@ CREATE INDEX sessions_by_person ON sessions(person_id, id);
 CREATE INDEX voiceprints_by_person ON voiceprints(person_id);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2]
+# Version 3: an item is either one turn's own fact ('fact', never rewritten) or an entity's integrative
+# summary ('summary', rewritten by generation, versions kept). Items written before were summaries.
+_V3 = """
+ALTER TABLE items ADD COLUMN kind TEXT NOT NULL DEFAULT 'summary' CHECK (kind IN ('fact', 'summary'));
+CREATE INDEX items_by_kind ON items(person_id, entity_id, kind);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -76,34 +76,73 @@ class Memory:
     valence: float = 0.0
     provenance: list[int] = field(default_factory=list)
     persona_kind: str | None = None
+    item_kind: str | None = None   # items: "fact" | "summary"
+
+
+def day_number(said_at: datetime | str) -> float:
+    """A date-time as days since 1970 (what the matrices keep for recency)."""
+    when = datetime.fromisoformat(said_at) if isinstance(said_at, str) else said_at
+    return when.timestamp() / 86400 if when.tzinfo else (when - datetime(1970, 1, 1)).total_seconds() / 86400
+
+
+@dataclass(frozen=True)
+class RowMeta:
+    """What ranking needs of a row besides its vector, kept beside it so a recall needs no SQL to score."""
+    entity: int = -1          # entity id, -1 for none
+    day: float = 0.0          # when it was said, days since 1970
+    valence: float = 0.0
+    summary: bool = False     # an entity's integrative summary (items) / a cross-entity node (persona)
 
 
 class _Matrix:
-    """A person's vectors of one kind: ids and an (n, d) matrix, grown in place."""
+    """A person's vectors of one kind: ids, an (n, d) matrix and per-row metadata, grown in place.
 
-    def __init__(self, ids: np.ndarray, vectors: np.ndarray) -> None:
+    Mutated only under the store's lock; readers take the same lock for the few milliseconds a
+    matrix product takes."""
+
+    def __init__(self, ids: np.ndarray, vectors: np.ndarray, metas: list[RowMeta] | None = None) -> None:
         self.n = len(ids)
         cap = max(16, self.n)
         self.ids = np.zeros(cap, dtype=np.int64)
         self.vectors = np.zeros((cap, vectors.shape[1] if vectors.ndim == 2 else ITEM_DIM), dtype=np.float32)
+        self.entity = np.full(cap, -1, dtype=np.int64)
+        self.day = np.zeros(cap, dtype=np.float64)
+        self.valence = np.zeros(cap, dtype=np.float32)
+        self.summary = np.zeros(cap, dtype=bool)
         self.ids[:self.n] = ids
         if self.n:
             self.vectors[:self.n] = vectors
+        for r, m in enumerate(metas or []):
+            self._set_meta(r, m)
         self.row = {int(i): r for r, i in enumerate(ids)}
 
-    def put(self, key: int, vector: np.ndarray) -> None:
+    def _set_meta(self, r: int, m: RowMeta | None) -> None:
+        if m is not None:
+            self.entity[r], self.day[r], self.valence[r], self.summary[r] = m.entity, m.day, m.valence, m.summary
+
+    def _grow(self) -> None:
+        cap = 2 * max(self.n, 8)
+        self.ids = np.resize(self.ids, cap)
+        grown = np.zeros((cap, self.vectors.shape[1]), dtype=np.float32)
+        grown[:self.n] = self.vectors[:self.n]
+        self.vectors = grown
+        for name, fill in (("entity", -1), ("day", 0), ("valence", 0), ("summary", False)):
+            old = getattr(self, name)
+            new = np.full(cap, fill, dtype=old.dtype)
+            new[:self.n] = old[:self.n]
+            setattr(self, name, new)
+
+    def put(self, key: int, vector: np.ndarray, meta: RowMeta | None = None) -> None:
         r = self.row.get(key)
         if r is None:
             if self.n == len(self.ids):
-                self.ids = np.resize(self.ids, 2 * self.n)
-                grown = np.zeros((2 * self.n, self.vectors.shape[1]), dtype=np.float32)
-                grown[:self.n] = self.vectors[:self.n]
-                self.vectors = grown
+                self._grow()
             r = self.n
             self.n += 1
             self.row[key] = r
             self.ids[r] = key
         self.vectors[r] = vector
+        self._set_meta(r, meta)
 
     def remove(self, key: int) -> None:
         r = self.row.pop(key, None)
@@ -114,6 +153,9 @@ class _Matrix:
             moved = int(self.ids[last])
             self.ids[r] = moved
             self.vectors[r] = self.vectors[last]
+            for name in ("entity", "day", "valence", "summary"):
+                arr = getattr(self, name)
+                arr[r] = arr[last]
             self.row[moved] = r
         self.n = last
 
@@ -143,6 +185,7 @@ class MemoryStore:
         self._pending: list[tuple] = []
         self._matrices: dict[tuple[int, str], _Matrix] = {}
         self._schemas: dict[str, int] = {}
+        self.generation = 0   # bumped whenever an in-memory matrix changes (recall caches key on it)
         self._load_schemas()
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -303,6 +346,10 @@ class MemoryStore:
                        "ON CONFLICT(a, b, kind) DO UPDATE SET weight = weight + excluded.weight",
                        (person_id, a, b, kind, weight))
 
+    def edges(self, person_id: int) -> list[tuple[int, int, str]]:
+        """Every edge of the person's entity graph: (a, b, 'strong' | 'weak')."""
+        return [(a, b, k) for a, b, k in self._rows("SELECT a, b, kind FROM edges WHERE person_id = ?", (person_id,))]
+
     def neighbours(self, person_id: int, entity_ids: list[int]) -> dict[int, str]:
         """One hop along edges: entity id -> 'strong' or 'weak' (strong wins)."""
         if not entity_ids:
@@ -321,24 +368,26 @@ class MemoryStore:
     # -- items and their versions --------------------------------------------------------------
 
     def add_item(self, person_id: int, entity_id: int | None, version: dict, embedding: np.ndarray,
-                 now: datetime) -> tuple[int, int]:
-        """A new item with its first version; returns (item_id, version_id)."""
+                 now: datetime, kind: str = "summary") -> tuple[int, int]:
+        """A new item with its first version; returns (item_id, version_id). kind: 'fact' or 'summary'."""
         with self.transaction():
-            item_id = self._exec("INSERT INTO items(person_id, entity_id, created, updated) VALUES (?, ?, ?, ?)",
-                                 (person_id, entity_id, _ts(now), _ts(now))).lastrowid
+            item_id = self._exec("INSERT INTO items(person_id, entity_id, created, updated, kind) VALUES (?, ?, ?, ?, ?)",
+                                 (person_id, entity_id, _ts(now), _ts(now), kind)).lastrowid
             vid = self._write_version(item_id, None, version, now)
-            self._set_vector(ITEM, person_id, item_id, embedding)
+            self._set_vector(ITEM, person_id, item_id, embedding,
+                             _item_meta(entity_id, version, kind == "summary"))
             return item_id, vid
 
     def update_item(self, item_id: int, version: dict, embedding: np.ndarray, now: datetime) -> int:
         """A new version of an item, linked to the one it replaces; the old version stays."""
         with self.transaction():
-            row = self._exec("SELECT person_id, current_version FROM items WHERE id = ?", (item_id,)).fetchone()
+            row = self._exec("SELECT person_id, current_version, entity_id, kind FROM items WHERE id = ?",
+                             (item_id,)).fetchone()
             if row is None:
                 raise MemoryStoreError(f"no memory item {item_id}")
-            person_id, previous = row
+            person_id, previous, entity_id, kind = row
             vid = self._write_version(item_id, previous, version, now)
-            self._set_vector(ITEM, person_id, item_id, embedding)
+            self._set_vector(ITEM, person_id, item_id, embedding, _item_meta(entity_id, version, kind == "summary"))
             return vid
 
     def _write_version(self, item_id: int, previous: int | None, v: dict, now: datetime) -> int:
@@ -374,10 +423,15 @@ class MemoryStore:
             vid = by_id[vid].previous_id
         return chain
 
-    def items_of_entity(self, person_id: int, entity_id: int) -> list[tuple[int, Version]]:
-        rows = self._rows(f"SELECT i.id, {self._VCOLS} FROM items i JOIN item_versions v ON v.id = i.current_version "
-                          "WHERE i.person_id = ? AND i.entity_id = ? ORDER BY i.updated DESC, i.id DESC",
-                          (person_id, entity_id))
+    def items_of_entity(self, person_id: int, entity_id: int, kind: str | None = None) -> list[tuple[int, Version]]:
+        """(item id, current version) of an entity's items, newest first; kind 'fact' / 'summary' / None for both."""
+        sql = (f"SELECT i.id, {self._VCOLS} FROM items i JOIN item_versions v ON v.id = i.current_version "
+               "WHERE i.person_id = ? AND i.entity_id = ?")
+        params: tuple = (person_id, entity_id)
+        if kind:
+            sql += " AND i.kind = ?"
+            params += (kind,)
+        rows = self._rows(sql + " ORDER BY i.updated DESC, i.id DESC", params)
         return [(r[0], self._version(r[1:])) for r in rows]
 
     def count_items(self, person_id: int) -> int:
@@ -399,7 +453,11 @@ class MemoryStore:
                 self._exec("UPDATE persona SET text = ?, affect = ?, valence = ?, arousal = ?, cause = ?, evidence = ?, "
                            "confidence = ?, updated = ? WHERE id = ? AND person_id = ?",
                            (*fields, _ts(now), node_id, person_id))
-            self._set_vector(PERSONA, person_id, node_id, embedding)
+            from .affect import clamp_valence
+
+            self._set_vector(PERSONA, person_id, node_id, embedding,
+                             RowMeta(entity_id if entity_id is not None else -1, day_number(now),
+                                     clamp_valence(fields[2]), kind == "cross"))
             return node_id
 
     def persona(self, person_id: int, kind: str | None = None, entity_id: int | None = None) -> list[dict]:
@@ -429,13 +487,14 @@ class MemoryStore:
         for chunk in _chunks(list(item_ids)):
             marks = ",".join("?" * len(chunk))
             for r in self._rows(
-                    "SELECT i.id, v.text, i.entity_id, e.name, s.name, v.said_at, v.provenance, v.emotion "
+                    "SELECT i.id, v.text, i.entity_id, e.name, s.name, v.said_at, v.provenance, v.emotion, i.kind "
                     "FROM items i JOIN item_versions v ON v.id = i.current_version "
                     "LEFT JOIN entities e ON e.id = i.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
                     f"WHERE i.person_id = ? AND i.id IN ({marks})", (person_id, *chunk)):
                 from .affect import valence_of
 
-                out.append(Memory(r[0], ITEM, r[1], r[2], r[3], r[4], r[5], valence_of(r[7]), json.loads(r[6])))
+                out.append(Memory(r[0], ITEM, r[1], r[2], r[3], r[4], r[5], valence_of(r[7]), json.loads(r[6]),
+                                  item_kind=r[8]))
         for chunk in _chunks(list(persona_ids)):
             marks = ",".join("?" * len(chunk))
             for r in self._rows(
@@ -465,22 +524,25 @@ class MemoryStore:
 
     # -- vectors -------------------------------------------------------------------------------
 
-    def _set_vector(self, kind: str, person_id: int, key: int, embedding: np.ndarray) -> None:
+    def _set_vector(self, kind: str, person_id: int, key: int, embedding: np.ndarray,
+                    meta: RowMeta | None = None) -> None:
         table, col = _VEC_TABLE[kind]
         vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
         self._exec(f"DELETE FROM {table} WHERE {col} = ?", (key,))
         self._exec(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
                    (key, person_id, _blob(vector, ITEM_DIM)))
-        self._pending.append((kind, person_id, key, vector))
+        self._pending.append((kind, person_id, key, vector, meta))
 
-    def _apply(self, kind: str, person_id: int, key: int, vector: np.ndarray | None) -> None:
+    def _apply(self, kind: str, person_id: int, key: int, vector: np.ndarray | None,
+               meta: RowMeta | None = None) -> None:
         matrix = self._matrices.get((person_id, kind))
         if matrix is None:
             return  # loaded from the table on first use
         if vector is None:
             matrix.remove(key)
         else:
-            matrix.put(key, vector)
+            matrix.put(key, vector, meta)
+        self.generation += 1
 
     def bulk_vectors(self, kind: str, person_id: int, keys: list[int], vectors: np.ndarray) -> None:
         """Insert many vectors for existing rows in one transaction (benchmarks, imports)."""
@@ -489,8 +551,31 @@ class MemoryStore:
         with self.transaction():
             self.conn.executemany(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
                                   [(k, person_id, v.tobytes()) for k, v in zip(keys, vectors)])
+            metas = self._metas(kind, person_id, list(keys)) if (person_id, kind) in self._matrices else {}
             for k, v in zip(keys, vectors):
-                self._pending.append((kind, person_id, k, v))
+                self._pending.append((kind, person_id, k, v, metas.get(k)))
+
+    def _metas(self, kind: str, person_id: int, keys: list[int] | None = None) -> dict[int, RowMeta]:
+        """Row metadata read from the tables (all of the person's rows, or the given ones)."""
+        from .affect import clamp_valence, valence_of
+
+        if kind == ITEM:
+            sql = ("SELECT i.id, coalesce(i.entity_id, -1), v.said_at, v.emotion, i.kind FROM items i "
+                   "JOIN item_versions v ON v.id = i.current_version WHERE i.person_id = ?")
+            conv = lambda r: RowMeta(r[1], day_number(r[2]), valence_of(r[3]), r[4] == "summary")  # noqa: E731
+        else:
+            sql = "SELECT id, coalesce(entity_id, -1), updated, valence, kind FROM persona WHERE person_id = ?"
+            conv = lambda r: RowMeta(r[1], day_number(r[2]), clamp_valence(r[3]), r[4] == "cross")  # noqa: E731
+        out: dict[int, RowMeta] = {}
+        if keys is None:
+            for r in self._rows(sql, (person_id,)):
+                out[r[0]] = conv(r)
+            return out
+        col = "i.id" if kind == ITEM else "id"
+        for chunk in _chunks(keys):
+            for r in self._rows(sql + f" AND {col} IN ({','.join('?' * len(chunk))})", (person_id, *chunk)):
+                out[r[0]] = conv(r)
+        return out
 
     def matrix(self, person_id: int, kind: str) -> _Matrix:
         key = (person_id, kind)
@@ -501,7 +586,8 @@ class MemoryStore:
                 ids = np.array([r[0] for r in rows], dtype=np.int64)
                 vectors = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), ITEM_DIM)
                            if rows else np.zeros((0, ITEM_DIM), dtype=np.float32))
-                self._matrices[key] = _Matrix(ids, vectors)
+                metas = self._metas(kind, person_id)
+                self._matrices[key] = _Matrix(ids, vectors, [metas.get(int(i), RowMeta()) for i in ids])
             return self._matrices[key]
 
     def search(self, person_id: int, query: np.ndarray, k: int, kind: str = ITEM) -> list[tuple[int, float]]:
@@ -514,6 +600,13 @@ class MemoryStore:
         rows = self._rows(f"SELECT {col}, distance FROM {table} WHERE embedding MATCH ? AND k = ? AND person_id = ?",
                           (_blob(query, ITEM_DIM), k, person_id))
         return [(int(key), 1.0 - float(d)) for key, d in rows]
+
+
+def _item_meta(entity_id: int | None, version: dict, summary: bool) -> RowMeta:
+    from .affect import valence_of
+
+    return RowMeta(entity_id if entity_id is not None else -1, day_number(version["said_at"]),
+                   valence_of(version.get("emotion")), summary)
 
 
 def _chunks(values: list, size: int = 500):

@@ -38,7 +38,7 @@ def open_store(data_dir: Path, embedder=None, timeout: float = 2.0) -> MemorySto
 
 class PersonMemory:
     def __init__(self, store: MemoryStore, person_id: int, session_id: int | None = None, llm=None,
-                 clock: Callable[[], datetime] = datetime.now, embedder=None, k: int = 6,
+                 clock: Callable[[], datetime] = datetime.now, embedder=None, k: int = 12,
                  budget_tokens: int = 200) -> None:
         self.store, self.person_id, self.llm, self.clock = store, person_id, llm, clock
         self.embedder = embedder or getattr(store, "embedder", None)
@@ -68,9 +68,9 @@ class PersonMemory:
     def recall(self, text: str) -> tuple[str, list[dict]]:
         now = self.clock()
         results = self.results(text)
-        kept = block_results(results, now, self.budget_tokens)
+        kept = block_results(results, now, self.budget_tokens, query=text)
         self.last_results = kept
-        return memory_block(results, now, self.budget_tokens), [r.as_dict() for r in kept]
+        return memory_block(results, now, self.budget_tokens, query=text), [r.as_dict() for r in kept]
 
     # -- after the turn -----------------------------------------------------------------------
 
@@ -98,24 +98,23 @@ class PersonMemory:
                     else None, provenance=(turn_id,))
         turn_vec = self.embedder.embed_one(facts.fact)
         target, old = self._target(facts, entities, turn_vec)
+        summary_text = summary_draft = summary_vec = None
         if old is not None:
             old_draft = Draft(old.current or old.text, _date_of(old.said_at), old.history, old.emotion, old.cause,
                               tuple(old.provenance))
             names = {e.name for e in entities}
             result = rewrite(old_draft, old.text, new, facts.text, self.llm, self.name, names)
-            text_out, draft = result.text, result.draft
-        else:
-            text_out, draft = render(new), new
-        item_vec = self.embedder.embed_one(text_out)
+            summary_text, summary_draft = result.text, result.draft
+            summary_vec = self.embedder.embed_one(summary_text)
+        fact_text = render(new)
         node_texts = []
         touched = [m.name for m in facts.mentions]
         if facts.affect:
             previous = {p["entity_id"]: p for p in self.store.persona(self.person_id, "cross")}
             node_texts = persona.cross_nodes(facts.affect, touched, turn_id, None, self.name)
         node_vecs = self.embedder.embed([n.text for n in node_texts]) if node_texts else []
-        version = {"text": text_out, "history": draft.history, "current": draft.current, "said_at": now,
-                   "happens_at": happens, "emotion": draft.emotion, "cause": draft.cause,
-                   "provenance": list(draft.provenance), "method": draft.method}
+        fact_version = {"text": fact_text, "current": new.current, "said_at": now, "happens_at": happens,
+                        "emotion": new.emotion, "cause": new.cause, "provenance": [turn_id], "method": "fact"}
         with self.store.transaction():
             ids = {}
             for m in facts.mentions:
@@ -128,19 +127,20 @@ class PersonMemory:
             for i, a in enumerate(mentioned):
                 for b in mentioned[i + 1:]:
                     self.store.add_edge(self.person_id, a, b, "strong")
-            if target is None and facts.mentions:
-                target_entity = ids[facts.mentions[0].name]
-            else:
-                target_entity = target[0] if target else None
-            if target and target[1] is not None:
-                self.store.update_item(target[1], version, item_vec, now)
-                item_id = target[1]
-            else:
-                item_id, _ = self.store.add_item(self.person_id, target_entity, version, item_vec, now)
-            if target_entity is not None:
+            fact_entity = ids[facts.mentions[0].name] if facts.mentions else (target[0] if target else None)
+            item_id, _ = self.store.add_item(self.person_id, fact_entity, fact_version, turn_vec, now, kind="fact")
+            if old is not None:
+                summary = {"text": summary_text, "history": summary_draft.history, "current": summary_draft.current,
+                           "said_at": now, "happens_at": happens, "emotion": summary_draft.emotion,
+                           "cause": summary_draft.cause, "provenance": list(summary_draft.provenance),
+                           "method": summary_draft.method}
+                if target[1] is not None:
+                    self.store.update_item(target[1], summary, summary_vec, now)
+                else:
+                    self.store.add_item(self.person_id, target[0], summary, summary_vec, now, kind="summary")
                 for eid in mentioned:
-                    if eid != target_entity:
-                        self.store.add_edge(self.person_id, target_entity, eid, "strong")
+                    if eid != target[0]:
+                        self.store.add_edge(self.person_id, target[0], eid, "strong")
             for node, vec in zip(node_texts, node_vecs):
                 eid = ids[node.entity]
                 old_node = previous.get(eid)
@@ -156,30 +156,33 @@ class PersonMemory:
         return item_id
 
     def _target(self, facts: extract.TurnFacts, entities, turn_vec):
-        """Which item the turn updates: (entity id, item id or None) and that item's current version.
+        """Which entity summary the turn updates: ((entity id, summary item id or None), version to integrate).
 
-        A named existing entity with memory comes first: its item closest to the turn is updated (a new
-        item is started once one is full). Without one, and with no new name in the turn, the closest item
-        of a recent entity in a schema the turn touches is updated if it is on the same topic.
+        The turn's own fact is always stored; this picks what gets rewritten by generation. A named
+        entity's open summary closest to the turn comes first; an entity with facts but no open summary
+        gets a new summary from its closest fact (so a summary exists once an entity has two turns).
+        Without a named entity, and with no new name in the turn, the closest summary or fact of a recent
+        entity in a schema the turn touches is taken if it is on the same topic. (None, None): no rewrite.
         """
         matrix = self.store.matrix(self.person_id, "item")
 
         def best_item(eids):
             best = None
             for eid in dict.fromkeys(eids):
-                items = [it for it in self.store.items_of_entity(self.person_id, eid)
-                         if it[0] in matrix.row and len(it[1].provenance) < MAX_PROVENANCE]
-                for sim, (item_id, version) in zip(matrix.scores([i for i, _ in items], turn_vec), items):
+                rows = [it for it in self.store.items_of_entity(self.person_id, eid) if it[0] in matrix.row]
+                summaries = [it for it in rows if it[1].method != "fact"]
+                open_ = [it for it in summaries if len(it[1].provenance) < MAX_PROVENANCE]
+                choice = open_ or [it for it in rows if it[1].method == "fact"]
+                for sim, (item_id, version) in zip(matrix.scores([i for i, _ in choice], turn_vec), choice):
                     if best is None or sim > best[0]:
-                        best = (float(sim), eid, item_id, version)
+                        summary_id = item_id if version.method != "fact" else None
+                        best = (float(sim), eid, summary_id, version)
             return best
 
         named = [m.known_id for m in facts.mentions if m.known_id is not None]
         hit = best_item(named)
         if hit:
             return (hit[1], hit[2]), hit[3]
-        if named and any(self.store.items_of_entity(self.person_id, e) for e in named):
-            return (named[0], None), None  # its items are full: a new chapter for the same entity
         if any(m.named and m.known_id is None for m in facts.mentions):
             return None, None
         recent = sorted(entities, key=lambda e: e.last_seen, reverse=True)

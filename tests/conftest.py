@@ -34,8 +34,9 @@ def speech_dir() -> Path:
 def test_config(tmp_path_factory):
     from assistant.config import Config
 
-    # Short replies keep the suite quick; the bundled LLM is assembled once into the user cache.
-    return Config(max_reply_tokens=48, data_dir=str(tmp_path_factory.mktemp("data")),
+    # Short replies keep the suite quick; greedy decoding keeps replies repeatable; the bundled LLM
+    # is assembled once into the user cache.
+    return Config(max_reply_tokens=48, temperature=0.0, data_dir=str(tmp_path_factory.mktemp("data")),
                   cache_dir=os.environ.get("HEARTH_CACHE_DIR") or Config().cache_dir)
 
 

@@ -256,10 +256,48 @@ def test_rank_dedupes_and_caps_persona():
     assert sum(x.candidate.kind == "persona" for x in r) == 2 and r[-1].candidate.id == 20
 
 
-def test_block_budget_and_relative_dates():
+def test_block_budget_and_day_headers():
     results = ranking.rank([cand(i, 0.9 - i / 100, days=i, text="word " * 40) for i in range(8)], NOW, k=8)
     block = ranking.memory_block(results, NOW, budget_tokens=120)
     assert ranking.estimate_tokens(block) <= 120
-    assert block.startswith("- (today)") and "(yesterday)" in block
-    assert len(ranking.block_results(results, NOW, 120)) == block.count("\n") + 1
+    lines = block.splitlines()
+    assert lines[0] == "9 May 2026 (yesterday):" and "10 May 2026 (today):" in lines  # oldest day first
+    kept = ranking.block_results(results, NOW, 120)
+    assert len(kept) == sum(line.startswith("- ") for line in lines) == 2
     assert ranking.memory_block([], NOW) == ""
+
+
+def test_block_groups_one_day_under_one_header_and_skips_what_does_not_fit():
+    long = cand(1, 0.9, text="word " * 60)
+    short = [cand(i, 0.8 - i / 100, text=f"short memory {i}") for i in range(2, 5)]
+    results = ranking.rank([long, *short], NOW, k=4)
+    block = ranking.memory_block(results, NOW, budget_tokens=30)
+    assert block.count("(today):") == 1 and "word" not in block
+    assert [r.candidate.id for r in ranking.block_results(results, NOW, 30)] == [2, 3, 4]
+
+
+def test_block_focuses_long_memories_on_the_query():
+    text = "Went hiking in the Alps with Anna. The weather was awful. Adopted a cat called Miso last spring."
+    results = ranking.rank([cand(1, 0.9, text=text)], NOW)
+    block = ranking.memory_block(results, NOW, query="What is the cat called?", max_words=8)
+    assert "Miso" in block and "Alps" not in block
+
+
+def test_focus_keeps_short_text_and_windows_one_long_sentence():
+    assert ranking.focus("a short one", {"x"}, 5) == "a short one"
+    words = " ".join(f"w{i}" for i in range(30)) + " painting sunrise " + " ".join(f"v{i}" for i in range(30))
+    cut = ranking.focus(words, {"sunrise", "painting"}, 10)
+    assert "painting sunrise" in cut and cut.startswith("…") and cut.endswith("…") and len(cut.split()) == 10
+
+
+def test_vector_scores_match_score():
+    import numpy as np
+
+    cands = [cand(1, 0.3, days=2, valence=0.6, match=1.0), cand(2, 0.7, days=0, valence=-0.5), cand(3, 0.1, days=9)]
+    days = np.array([(datetime.fromisoformat(c.said_at) - datetime(1970, 1, 1)).total_seconds() / 86400 for c in cands])
+    now_day = (NOW - datetime(1970, 1, 1)).total_seconds() / 86400
+    for qv in (None, -0.6):
+        got = ranking.vector_scores(np.array([c.similarity for c in cands]), days, np.array([c.valence for c in cands]),
+                                    np.array([c.match for c in cands]), now_day, qv)
+        want = [ranking.score(c, NOW, qv) for c in cands]
+        assert np.allclose(got, want, atol=1e-6)

@@ -54,11 +54,17 @@ def test_update_writes_a_new_version_and_keeps_the_old(setup):
     clock.now += timedelta(days=18)
     pm.remember("Good news, I'm fully recovered and I went back to the office on Monday. I'm so relieved.", "Great!")
     covid = next(e for e in store.entities(pm.person_id) if e.name == "COVID")
-    ((item, current),) = store.items_of_entity(pm.person_id, covid.id)
+    facts = store.conn.execute("SELECT count(*) FROM items WHERE kind = 'fact'").fetchone()[0]
+    assert facts == 2 and len(store.items_of_entity(pm.person_id, covid.id, kind="fact")) == 1  # a fact per turn
+    ((item, first),) = store.items_of_entity(pm.person_id, covid.id, kind="summary")
+    assert "covid" in first.text.lower() and "recovered" in first.text and "relieved" in first.text
+    assert len(first.provenance) == 2
+    clock.now += timedelta(days=7)
+    pm.remember("My COVID cough is finally gone too.", "Great!")
+    ((same, current),) = store.items_of_entity(pm.person_id, covid.id, kind="summary")
     chain = store.history(item)
-    assert len(chain) == 2 and chain[0].previous_id == chain[1].id
-    assert "COVID" in chain[1].text and "covid" in current.text.lower() and "recovered" in current.text
-    assert "relieved" in current.text and len(current.provenance) == 2
+    assert same == item and len(chain) == 2 and chain[0].previous_id == chain[1].id == first.id
+    assert "recovered" in chain[1].text and "cough" in current.text and len(current.provenance) == 3
     block, rows = pm.recall("How is Dana's health?")
     assert "recovered" in block and rows[0]["kind"] in ("item", "persona")
     assert {"id", "kind", "text", "entity", "schema", "score", "source", "said_at"} <= set(rows[0])

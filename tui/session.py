@@ -128,6 +128,8 @@ class Session:
             from assistant.loop import TurnLoop
 
             loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, memory=memory)
+            if callable(frames):  # a scripted person, who waits for each reply
+                frames = frames(loop)
             try:
                 loop.run(self.meter.frames(self.gate.frames(frames)))
             finally:
@@ -144,14 +146,16 @@ class Session:
     def _open(self, post: Post):
         if self.mode == "live":
             return self._mic.frames(), self._speaker, ""
-        files = self.files
         if self.mode == "demo":
-            from assistant.demo import SCRIPT, synthesize_user
+            from assistant.demo import SCRIPT, user_lines
+            from assistant.scripted import scripted_person
 
             post(EngineProgress("script", "loading"))
-            files = [synthesize_user(self.engines.tts, SCRIPT, self.out / "demo-user.wav")]
+            lines = user_lines(self.engines.tts, SCRIPT)
             post(EngineProgress("script", "ready"))
-        frames = renumber(itertools.chain.from_iterable(FileSource(p, realtime=True).frames() for p in files))
+            frames = lambda loop: scripted_person(lines, lambda: loop.busy, lambda: loop.talking)  # noqa: E731
+            return frames, _paced_wav_sink(self.out), f"replies → {self.out}"
+        frames = renumber(itertools.chain.from_iterable(FileSource(p, realtime=True).frames() for p in self.files))
         return frames, _paced_wav_sink(self.out), f"replies → {self.out}"
 
     # -- from the UI thread -----------------------------------------------------------------------

@@ -1,0 +1,123 @@
+"""Who is speaking, and so whose memory a turn may use.
+
+Until anyone's voice is enrolled, the desk has one person (config.person) and every turn is
+theirs. Once voices are enrolled, each utterance's voiceprint decides: a recognised person gets
+their own memory, an unknown or uncertain voice gets none (a stranger who keeps talking becomes a
+provisional "Guest N", whose memories are kept apart until named or merged). An unknown speaker
+can enrol by voice: "my name is Priya" → "Shall I remember your voice as Priya?" → "yes".
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+import numpy as np
+
+from memory import MemoryStore
+from memory.speakers import EnrolmentDialog, SpeakerBook
+
+from .config import Config
+from .remembering import LoopMemory
+
+
+@dataclass(frozen=True)
+class Speaker:
+    person_id: int | None  # None: nobody whose memories may be used
+    fields: dict  # for ev.SpeakerIdentified
+    embedding: np.ndarray | None = None
+    known: bool = False  # a named person recognised by voice, or the one person of an un-enrolled desk
+    identification: object = None  # audio.voiceprint.Identification, when a voice was compared
+    seconds: float = 0.0
+
+
+class Household:
+    def __init__(self, store: MemoryStore, config: Config, engines, clock: Callable[[], datetime] = datetime.now):
+        self.store, self.config, self.engines, self.clock = store, config, engines, clock
+        self.book = SpeakerBook(store, clock=clock)
+        self.dialog = EnrolmentDialog()
+        self._sessions: dict[int, LoopMemory] = {}
+        self._lock = threading.Lock()
+        self._current: LoopMemory | None = None
+        self._dialog_voices: list[np.ndarray] = []
+
+    # -- identification (on the reply thread, beside transcription) --------------------------
+    def identify(self, audio: np.ndarray) -> Speaker:
+        """Who is speaking. No side effects: a speculative job may call it and be dropped."""
+        if not self.book.has_voiceprints():
+            pid = self._owner()
+            return Speaker(pid, {"person": self.store.person(pid)["name"], "score": 1.0}, known=True)
+        encoder = self.engines.voice
+        if encoder is None or len(audio) < 16_000:  # too short to tell who it is
+            return Speaker(None, {"person": None, "score": 0.0})
+        embedding = encoder.embed(audio)
+        ident = self.book.identify(embedding)
+        fields = self.book.describe(ident)
+        seconds = len(audio) / 16_000
+        if not ident.known:
+            return Speaker(None, fields, embedding, False, ident, seconds)
+        named = not self.store.person(ident.person)["provisional"]
+        return Speaker(ident.person, fields, embedding, named, ident, seconds)
+
+    def learn(self, speaker: Speaker) -> None:
+        """After an answered turn: refresh a confident voiceprint, or count towards a provisional guest."""
+        if speaker.embedding is None or speaker.identification is None:
+            return
+        if speaker.person_id is not None:
+            self.book.refresh(speaker.person_id, speaker.embedding, speaker.identification, speaker.seconds)
+        else:
+            self.book.provisional_for(speaker.embedding, speaker.identification, speaker.seconds)
+
+    def _owner(self) -> int:
+        from .remembering import person_id_for
+
+        return person_id_for(self.store, self.config.person)
+
+    # -- the enrolment dialog ------------------------------------------------------------------
+    def dialog_step(self, text: str, speaker: Speaker):
+        """The dialog's answer to this utterance, if it handles it (then no LLM reply)."""
+        guest = speaker.person_id if speaker.person_id is not None and not speaker.known else None
+        step = self.dialog.step(text, known=speaker.known,
+                                name_taken=lambda name: self._name_taken(name, guest))
+        if speaker.embedding is not None and step.handled:
+            self._dialog_voices.append(speaker.embedding)
+        if step.enrol:
+            self.book.claim(step.enrol, self._dialog_voices or [speaker.embedding], person_id=guest)
+            self._dialog_voices = []
+        elif not step.handled:
+            self._dialog_voices = []
+        return step
+
+    def _name_taken(self, name: str, except_id: int | None) -> bool:
+        found = self.store.find_person(name)
+        return found is not None and found != except_id
+
+    # -- memory for the turn --------------------------------------------------------------------
+    def memory_for(self, speaker: Speaker) -> LoopMemory | None:
+        with self._lock:
+            if speaker.person_id is None:
+                self._current = None
+                return None
+            memory = self._sessions.get(speaker.person_id)
+            if memory is None:
+                named = speaker.person_id != self._owner() or self.config.person != Config().person
+                memory = LoopMemory(self.store, speaker.person_id, llm=self.engines.llm,
+                                    llm_gate=self.engines.llm_gate, clock=self.clock,
+                                    budget_tokens=self.config.memory_budget_tokens, named=named)
+                self._sessions[speaker.person_id] = memory
+            self._current = memory
+            return memory
+
+    def prepare(self, partial_text: str) -> None:
+        """Anticipation assumes the person who spoke last is still speaking."""
+        current = self._current
+        if current is not None:
+            current.prepare(partial_text)
+
+    def end_session(self) -> None:
+        with self._lock:
+            sessions, self._sessions = list(self._sessions.values()), {}
+        for memory in sessions:
+            memory.end_session()

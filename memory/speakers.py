@@ -1,0 +1,598 @@
+"""Who is speaking: voiceprints in the store, and the people they belong to.
+
+`SpeakerBook(store)` identifies an utterance's voice embedding against every stored voiceprint,
+enrols people, refreshes voiceprints from confident recognitions only, turns an unknown voice that
+keeps talking into a provisional person (whose memories stay under that person until it is named or
+merged), and names, renames, merges and forgets people. Merge and forget each run in one transaction
+and leave no row that points at a person who is gone.
+
+`enrolment_intent(text)` and `EnrolmentDialog` are pure: "my name is Priya" from an unknown voice,
+then "Shall I remember your voice as Priya?", then yes or no. The voice loop drives the dialog and
+calls `SpeakerBook.claim` when it says to enrol.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable, Iterable
+
+import numpy as np
+
+from audio.voiceprint import (ANCHORS, DEFAULT_MARGIN, DEFAULT_THRESHOLD, MAX_VOICEPRINTS, VOICE_DIM, Identification,
+                              VoiceprintError, check_embedding, decide, person_scores, prune_order, refresh_slot,
+                              should_refresh)
+
+from .errors import MemoryStoreError
+from .store import ITEM, PERSONA, MemoryStore
+
+PROVISIONAL_AFTER = 3        # consistent utterances before an unknown voice becomes a provisional person
+PENDING_LIMIT = 6            # unknown voices tracked at once (the oldest is forgotten first)
+MIN_LEARN_SECONDS = 1.5      # shorter utterances neither refresh a voiceprint nor start a provisional person
+GUEST = "Guest"              # provisional people are called "Guest 1", "Guest 2", ...
+MAX_NAME = 60
+
+
+class SpeakerBookError(MemoryStoreError, ValueError):
+    """A bad voiceprint (wrong length, non-finite, damaged row) or a people operation that cannot be done."""
+
+
+def _valid(vector, what: str) -> np.ndarray:
+    try:
+        return check_embedding(vector, what)
+    except VoiceprintError as exc:
+        raise SpeakerBookError(str(exc)) from None
+
+
+def clean_name(name: str) -> str:
+    text = " ".join(str(name).split())
+    if not text:
+        raise SpeakerBookError("a person's name cannot be empty")
+    if len(text) > MAX_NAME:
+        raise SpeakerBookError(f"a person's name is at most {MAX_NAME} characters")
+    return text
+
+
+@dataclass(frozen=True)
+class PersonSummary:
+    id: int
+    name: str
+    provisional: bool
+    voiceprints: int
+    turns: int
+    memories: int
+    created: str
+
+
+@dataclass
+class _Pending:
+    """An unknown voice heard more than once, not yet a person."""
+    embeddings: list[np.ndarray]
+    last_seen: int
+
+
+class SpeakerBook:
+    def __init__(self, store: MemoryStore, threshold: float = DEFAULT_THRESHOLD, margin: float = DEFAULT_MARGIN,
+                 provisional_after: int = PROVISIONAL_AFTER, clock: Callable[[], datetime] = datetime.now) -> None:
+        self.store, self.threshold, self.margin = store, threshold, margin
+        self.provisional_after = provisional_after
+        self.clock = clock
+        self._prints: dict[int, tuple[list[int], np.ndarray]] | None = None  # person -> (voiceprint ids, matrix)
+        self._pending: list[_Pending] = []
+        self._heard = 0
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _sql(self, sql: str, params: tuple = ()):
+        return self.store._exec(sql, params)
+
+    def _load(self) -> dict[int, tuple[list[int], np.ndarray]]:
+        if self._prints is None:
+            try:
+                rows = self.store._rows(
+                    "SELECT v.id, v.person_id, vv.embedding FROM voiceprints v "
+                    "LEFT JOIN voiceprint_vec vv ON vv.voiceprint_id = v.id ORDER BY v.person_id, v.id")
+            except MemoryStoreError as exc:
+                raise SpeakerBookError(f"the voiceprints in the memory store cannot be read ({exc})") from None
+            by_person: dict[int, tuple[list[int], list[np.ndarray]]] = {}
+            for vid, pid, blob in rows:
+                if blob is None:
+                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} has no vector in the memory store")
+                if not isinstance(blob, (bytes, bytearray, memoryview)) or len(blob) != 4 * VOICE_DIM:
+                    size = len(blob) if isinstance(blob, (bytes, bytearray, memoryview)) else type(blob).__name__
+                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} is damaged: {size} bytes, "
+                                           f"expected {4 * VOICE_DIM}")
+                vec = np.frombuffer(bytes(blob), dtype=np.float32)
+                if not np.all(np.isfinite(vec)) or not np.any(vec):
+                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} is damaged: "
+                                           "it holds non-finite values or only zeros")
+                ids, vecs = by_person.setdefault(int(pid), ([], []))
+                ids.append(int(vid))
+                vecs.append(vec / np.linalg.norm(vec))
+            self._prints = {p: (ids, np.vstack(vecs)) for p, (ids, vecs) in by_person.items()}
+        return self._prints
+
+    def invalidate(self) -> None:
+        self._prints = None
+
+    def has_voiceprints(self) -> bool:
+        """Whether anyone's voice is enrolled (or provisionally known) at all."""
+        return bool(self._load())
+
+    def voiceprints(self, person_id: int) -> np.ndarray:
+        """The person's voiceprints, oldest first, (n, 256)."""
+        entry = self._load().get(person_id)
+        return entry[1].copy() if entry else np.zeros((0, VOICE_DIM), dtype=np.float32)
+
+    def scores(self, embedding) -> dict[int, float]:
+        q = _valid(embedding, "voice embedding")
+        return person_scores(q, {p: m for p, (_, m) in self._load().items()})
+
+    def identify(self, embedding) -> Identification:
+        """Who this voice is, by person id (None: unknown). Provisional people are candidates too."""
+        return decide(self.scores(embedding), self.threshold, self.margin)
+
+    def describe(self, ident: Identification) -> dict:
+        """The fields of ev.SpeakerIdentified: person and runner-up by name."""
+        return {"person": self.name_of(ident.person), "score": round(ident.score, 4),
+                "runner_up": self.name_of(ident.runner_up if ident.known else ident.candidate),
+                "runner_up_score": round(ident.runner_up_score if ident.known else ident.score, 4)}
+
+    def name_of(self, person_id: int | None) -> str | None:
+        if person_id is None:
+            return None
+        person = self.store.person(person_id)
+        return person["name"] if person else None
+
+    def lookup(self, name_or_id: str) -> int:
+        """A person by exact name, then case-insensitive name, then '#id' or a bare id."""
+        text = " ".join(str(name_or_id).split())
+        pid = self.store.find_person(text)
+        if pid is not None:
+            return pid
+        rows = self.store._rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (text,))
+        if len(rows) == 1:
+            return rows[0][0]
+        if len(rows) > 1:
+            raise SpeakerBookError(f"more than one person is called {text!r}; use their number (#id) instead")
+        digits = text[1:] if text.startswith("#") else text
+        if digits.isdigit() and self.store.person(int(digits)) is not None:
+            return int(digits)
+        raise SpeakerBookError(f"nobody called {text!r} is known (see `hearth people list`)")
+
+    def list_people(self) -> list[PersonSummary]:
+        rows = self.store._rows(
+            "SELECT p.id, p.name, p.provisional, p.created, "
+            "(SELECT count(*) FROM voiceprints v WHERE v.person_id = p.id), "
+            "(SELECT count(*) FROM turns t WHERE t.person_id = p.id AND t.role = 'user'), "
+            "(SELECT count(*) FROM items i WHERE i.person_id = p.id) + "
+            "(SELECT count(*) FROM persona n WHERE n.person_id = p.id) "
+            "FROM people p ORDER BY p.provisional, lower(p.name), p.id")
+        return [PersonSummary(r[0], r[1], bool(r[2]), r[4], r[5], r[6], r[3]) for r in rows]
+
+    # -- writing voiceprints ------------------------------------------------------------------
+
+    def _name_free(self, name: str, except_id: int | None = None) -> None:
+        rows = self.store._rows("SELECT id, name FROM people WHERE lower(name) = lower(?)", (name,))
+        taken = [r[1] for r in rows if r[0] != except_id]
+        if taken:
+            raise SpeakerBookError(f"someone is already called {taken[0]!r}; merge the two instead "
+                                   "(`hearth people merge KEEP REMOVE`)")
+
+    def enrol(self, name: str, embeddings: Iterable) -> int:
+        """Create the person (or add to the one of this name) with these voiceprints; returns the person id."""
+        name = clean_name(name)
+        vectors = [_valid(e, f"voice embedding {i + 1}") for i, e in enumerate(embeddings)]
+        if not vectors:
+            raise SpeakerBookError("enrolment needs at least one recording of the voice")
+        with self.store.transaction():
+            pid = self.store.find_person(name)
+            if pid is None:
+                rows = self.store._rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (name,))
+                pid = rows[0][0] if rows else self.store.add_person(name, provisional=False, now=self.clock())
+            elif self.store.person(pid)["provisional"]:
+                self._sql("UPDATE people SET provisional = 0 WHERE id = ?", (pid,))
+            for v in vectors:
+                self.store.add_voiceprint(pid, v, now=self.clock())
+            self._prune(pid)
+        self.invalidate()
+        return pid
+
+    def _prune(self, person_id: int, cap: int = MAX_VOICEPRINTS, anchors: int = ANCHORS) -> int:
+        rows = self._sql("SELECT v.id, vv.embedding FROM voiceprints v JOIN voiceprint_vec vv "
+                         "ON vv.voiceprint_id = v.id WHERE v.person_id = ? ORDER BY v.id", (person_id,)).fetchall()
+        if len(rows) <= cap:
+            return 0
+        matrix = np.vstack([np.frombuffer(bytes(b), dtype=np.float32) for _, b in rows])
+        drop = prune_order(matrix, cap, anchors)
+        for i in drop:
+            self._delete_voiceprint(rows[i][0])
+        return len(drop)
+
+    def _delete_voiceprint(self, voiceprint_id: int) -> None:
+        self._sql("DELETE FROM voiceprint_vec WHERE voiceprint_id = ?", (voiceprint_id,))
+        self._sql("DELETE FROM voiceprints WHERE id = ?", (voiceprint_id,))
+
+    def refresh(self, person_id: int, embedding, identification: Identification,
+                seconds: float | None = None) -> str:
+        """Learn from a recognised utterance if the recognition was confident: 'added', 'replaced' or 'skipped'."""
+        v = _valid(embedding, "voice embedding")
+        if identification.person != person_id or not should_refresh(identification, self.threshold):
+            return "skipped"
+        if seconds is not None and seconds < MIN_LEARN_SECONDS:
+            return "skipped"
+        entry = self._load().get(person_id)
+        if entry is None:
+            return "skipped"
+        ids, matrix = entry
+        action, index = refresh_slot(matrix, v)
+        if action == "skip":
+            return "skipped"
+        with self.store.transaction():
+            if action == "replace":
+                self._delete_voiceprint(ids[index])
+            self.store.add_voiceprint(person_id, v, now=self.clock())
+        self.invalidate()
+        return "added" if action == "add" else "replaced"
+
+    # -- unknown voices -----------------------------------------------------------------------
+
+    def provisional_for(self, embedding, identification: Identification | None = None,
+                        seconds: float | None = None) -> int | None:
+        """An unknown voice heard again and again becomes a provisional person ("Guest N").
+
+        Call it with each utterance nobody was recognised in. The voice is kept in memory with the
+        other unknown voices; once `provisional_after` utterances agree (each scores above the
+        threshold against the ones before), a provisional person is created with those voiceprints
+        and its id returned. Until then, and for known voices, it returns None.
+        """
+        v = _valid(embedding, "voice embedding")
+        if identification is not None and identification.known:
+            return None
+        if seconds is not None and seconds < MIN_LEARN_SECONDS:
+            return None
+        self._heard += 1
+        best, best_score = None, -1.0
+        for pending in self._pending:
+            score = person_scores(v, {0: np.vstack(pending.embeddings)})[0]
+            if score > best_score:
+                best, best_score = pending, score
+        if best is None or best_score < self.threshold:
+            self._pending.append(_Pending([v], self._heard))
+            if len(self._pending) > PENDING_LIMIT:
+                self._pending.remove(min(self._pending, key=lambda p: p.last_seen))
+            return None
+        best.embeddings.append(v)
+        best.last_seen = self._heard
+        if len(best.embeddings) < self.provisional_after:
+            return None
+        self._pending.remove(best)
+        with self.store.transaction():
+            pid = self.store.add_person(self._next_guest_name(), provisional=True, now=self.clock())
+            for e in best.embeddings[:MAX_VOICEPRINTS]:
+                self.store.add_voiceprint(pid, e, now=self.clock())
+        self.invalidate()
+        return pid
+
+    def _next_guest_name(self) -> str:
+        taken = {r[0] for r in self.store._rows("SELECT name FROM people WHERE name LIKE ?", (f"{GUEST} %",))}
+        n = 1
+        while f"{GUEST} {n}" in taken:
+            n += 1
+        return f"{GUEST} {n}"
+
+    def claim(self, name: str, embeddings: Iterable, person_id: int | None = None) -> int:
+        """What the enrolment dialog does on "yes": name the provisional speaker, or enrol a new person.
+
+        Refuses a name that already belongs to someone else: a voice that was not recognised as Priya
+        must not add itself to Priya's voiceprints by saying her name.
+        """
+        name = clean_name(name)
+        self._name_free(name, except_id=person_id)
+        vectors = [_valid(e, "voice embedding") for e in embeddings]
+        with self.store.transaction():
+            if person_id is not None and self.store.person(person_id) is not None:
+                self.name(person_id, name)
+                for v in vectors:
+                    self.store.add_voiceprint(person_id, v, now=self.clock())
+                self._prune(person_id)
+                pid = person_id
+            else:
+                pid = self.enrol(name, vectors)
+        self.invalidate()
+        return pid
+
+    # -- people -------------------------------------------------------------------------------
+
+    def _require(self, person_id: int) -> dict:
+        person = self.store.person(person_id)
+        if person is None:
+            raise SpeakerBookError(f"no person {person_id} in the memory store")
+        return person
+
+    def name(self, person_id: int, name: str) -> None:
+        """Give a person (usually a provisional one) a name; they stop being provisional."""
+        self._require(person_id)
+        name = clean_name(name)
+        self._name_free(name, except_id=person_id)
+        with self.store.transaction():
+            self._sql("UPDATE people SET name = ?, provisional = 0 WHERE id = ?", (name, person_id))
+
+    rename = name
+
+    def _person_tables(self) -> tuple[list[str], list[str]]:
+        """(ordinary tables, vec0 tables) with a person_id column, found in the file itself."""
+        virtual = {r[0] for r in self.store._rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")}
+        plain, vec = [], []
+        for (table,) in self.store._rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+            if table == "people" or any(table.startswith(v + "_") for v in virtual):
+                continue
+            cols = [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]
+            if "person_id" in cols:
+                (vec if table in virtual else plain).append(table)
+        return plain, vec
+
+    def merge(self, keep: int, remove: int) -> dict:
+        """Everything of `remove` becomes `keep`'s, in one transaction; `remove` is deleted. Returns counts moved.
+
+        Voiceprints, sessions, turns, entities, edges, items (with their versions) and persona nodes move,
+        and so does any other table with a person_id column. An entity both people have by the same name
+        becomes one entity (aliases joined; its items, persona nodes and edges follow it).
+        """
+        if keep == remove:
+            raise SpeakerBookError("cannot merge a person with themselves")
+        self._require(keep)
+        self._require(remove)
+        moved: dict[str, int] = {}
+        with self.store.transaction():
+            plain, vec = self._person_tables()
+            fold = self._fold_entities(keep, remove) if "entities" in plain else {}
+            if "edges" in plain:
+                moved["edges"] = self._move_edges(keep, remove, fold)
+            for old, new in fold.items():  # re-point what hangs on a folded entity, then drop it
+                for table in self._tables_with("entity_id"):
+                    self._sql(f"UPDATE {table} SET entity_id = ? WHERE entity_id = ?", (new, old))
+                self._sql("DELETE FROM entities WHERE id = ?", (old,))
+            for table in plain:
+                if table != "edges":
+                    moved[table] = self._sql(f"UPDATE {table} SET person_id = ? WHERE person_id = ?",
+                                             (keep, remove)).rowcount
+            for table in vec:  # sqlite-vec cannot update a partition key: delete and insert again
+                cols = [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]
+                rows = self._sql(f"SELECT {', '.join(cols)} FROM {table} WHERE person_id = ?", (remove,)).fetchall()
+                self._sql(f"DELETE FROM {table} WHERE person_id = ?", (remove,))
+                at = cols.index("person_id")
+                marks = ", ".join("?" * len(cols))
+                for row in rows:
+                    row = list(row)
+                    row[at] = keep
+                    self._sql(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({marks})", tuple(row))
+                moved[table] = len(rows)
+            moved["entities"] = moved.get("entities", 0) + len(fold)
+            self._sql("DELETE FROM people WHERE id = ?", (remove,))
+            self._prune(keep)
+        self._drop_caches(keep, remove)
+        return moved
+
+    def _tables_with(self, column: str) -> list[str]:
+        out = []
+        for (table,) in self.store._rows("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                         "AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"):
+            if column in [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]:
+                out.append(table)
+        return out
+
+    def _fold_entities(self, keep: int, remove: int) -> dict[int, int]:
+        """{remove's entity: keep's entity} for names both have; the kept entity gets both sets of aliases."""
+        import json
+
+        mine = {name: (eid, aliases) for eid, name, aliases in
+                self._sql("SELECT id, name, aliases FROM entities WHERE person_id = ?", (keep,)).fetchall()}
+        fold = {}
+        for eid, name, aliases, last_seen in self._sql(
+                "SELECT id, name, aliases, last_seen FROM entities WHERE person_id = ?", (remove,)).fetchall():
+            if name in mine:
+                target, target_aliases = mine[name]
+                joined = sorted(set(json.loads(target_aliases)) | set(json.loads(aliases)))
+                self._sql("UPDATE entities SET aliases = ?, last_seen = max(last_seen, ?) WHERE id = ?",
+                          (json.dumps(joined), last_seen, target))
+                fold[eid] = target
+        return fold
+
+    def _move_edges(self, keep: int, remove: int, fold: dict[int, int]) -> int:
+        """remove's edges become keep's, re-pointed at folded entities (weights add up; self-loops dropped)."""
+        edges = self._sql("SELECT a, b, kind, weight FROM edges WHERE person_id = ?", (remove,)).fetchall()
+        self._sql("DELETE FROM edges WHERE person_id = ?", (remove,))
+        for a, b, kind, weight in edges:
+            a, b = fold.get(a, a), fold.get(b, b)
+            if a == b:
+                continue
+            a, b = min(a, b), max(a, b)
+            self._sql("INSERT INTO edges(person_id, a, b, kind, weight) VALUES (?, ?, ?, ?, ?) "
+                      "ON CONFLICT(a, b, kind) DO UPDATE SET weight = weight + excluded.weight",
+                      (keep, a, b, kind, weight))
+        return len(edges)
+
+    def forget(self, person_id: int) -> dict:
+        """Delete the person and everything that is theirs, in one transaction. Returns counts deleted."""
+        self._require(person_id)
+        deleted: dict[str, int] = {}
+        with self.store.transaction():
+            plain, vec = self._person_tables()
+            deleted["voiceprints"] = self._sql(
+                "DELETE FROM voiceprint_vec WHERE voiceprint_id IN (SELECT id FROM voiceprints WHERE person_id = ?)",
+                (person_id,)).rowcount
+            for table in vec:
+                deleted[table] = self._sql(f"DELETE FROM {table} WHERE person_id = ?", (person_id,)).rowcount
+            # children before parents, so tables without ON DELETE CASCADE are emptied too
+            order = ["edges", "persona", "turns", "item_versions", "items", "sessions", "entities", "voiceprints"]
+            for table in sorted(plain, key=lambda t: order.index(t) if t in order else -1):
+                if table == "items":
+                    self._sql("DELETE FROM item_versions WHERE item_id IN (SELECT id FROM items WHERE person_id = ?)",
+                              (person_id,))
+                n = self._sql(f"DELETE FROM {table} WHERE person_id = ?", (person_id,)).rowcount
+                if table != "voiceprints":
+                    deleted[table] = n
+            self._sql("DELETE FROM people WHERE id = ?", (person_id,))
+        self._drop_caches(person_id)
+        self._pending.clear()
+        return deleted
+
+    def _drop_caches(self, *person_ids: int) -> None:
+        self.invalidate()
+        matrices = getattr(self.store, "_matrices", None)
+        if isinstance(matrices, dict):
+            for pid in person_ids:
+                for kind in (ITEM, PERSONA):
+                    matrices.pop((pid, kind), None)
+
+
+# -- voice enrolment: pure ---------------------------------------------------------------------
+
+_NOT_NAMES = {
+    "a", "an", "the", "not", "so", "very", "really", "just", "here", "there", "back", "home", "fine", "good", "ok",
+    "okay", "sorry", "sure", "done", "ready", "tired", "busy", "happy", "sad", "hungry", "going", "trying", "doing",
+    "getting", "looking", "feeling", "thinking", "still", "also", "too", "new", "it", "that", "this", "what", "who",
+    "hearth", "great", "nice", "cool", "weird", "bad", "awesome", "amazing", "interesting", "me", "you", "him", "her",
+    "them", "us", "your", "my", "his", "our", "their", "yes", "no", "yeah", "nope", "hello", "hi", "hey", "thanks",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
+    "april", "may", "june", "july", "august", "september", "october", "november", "december", "today", "tomorrow",
+    "yesterday", "english", "american", "british", "afraid", "glad", "excited", "worried", "sick", "late", "early",
+    "alone", "almost", "about", "actually", "pretty", "quite", "kind", "sort", "all", "in", "on", "at", "off", "out",
+    "up", "down", "from", "with", "for", "of", "to", "and", "or", "but", "because", "if", "when", "how", "why",
+    "where", "gonna", "going", "called", "named", "being", "having", "probably", "definitely", "only", "one",
+    "someone", "somebody", "nobody", "anybody", "everyone", "exhausted", "confused", "stuck", "lost", "later",
+    "soon", "sometime", "maybe", "anytime", "whenever", "crazy", "old-fashioned", "lazy", "names", "name", "like",
+    "uh", "um", "er", "erm", "well", "actually", "afraid", "calling", "speaking", "sorry", "unknown", "nothing",
+    "anything", "everything", "something", "mister", "miss",
+}
+_STOP_AFTER = {"and", "but", "from", "here", "by", "by the way", "nice", "i", "i'm", "please", "again", "now",
+               "speaking", "calling", "the", "with", "at", "in", "of", "to", "who", "what", "it's", "its",
+               "remember", "so", "too", "then", "thanks", "thank"}
+_WORD = r"[A-Za-z][A-Za-z'\-]*"
+_NAME = rf"({_WORD}(?:\s+{_WORD}){{0,2}})"
+_FILL = r"[,\s]+(?:(?:uh|um|er|erm|actually|well)[,\s]+)*"
+_LEAD = r"(?:^|[.,!?;]\s*|\b(?:hi|hello|hey|oh|well|yes|yeah|no|so|and)\b[,!.]?\s+)"
+# (pattern, needs a capital letter, needs the name to end the clause)
+_PATTERNS = [
+    (re.compile(rf"\bmy name(?:'s| is){_FILL}{_NAME}", re.I), False, False),
+    (re.compile(rf"\bthe name(?:'s| is){_FILL}{_NAME}", re.I), False, True),
+    (re.compile(rf"\bcall me{_FILL}{_NAME}", re.I), False, True),
+    (re.compile(rf"(?i:{_LEAD})(?i:i)(?:'m| am){_FILL}{_NAME}"), True, True),
+    (re.compile(rf"(?i:{_LEAD})(?i:this is|it's|it is){_FILL}{_NAME}"), True, True),
+]
+_CLAUSE_END = re.compile(r"^(?:$|[.,!?;:]|(?:and|here|from|speaking|again|please|by the way|nice to|"
+                         r"by the way)\b)", re.I)
+
+
+def _name_at(match: re.Match, full: str, capital: bool, ends: bool) -> str | None:
+    kept: list[str] = []
+    for w in match.group(1).split():
+        low = w.lower()
+        if low in _STOP_AFTER or low in _NOT_NAMES or (capital and not w[0].isupper()):
+            break
+        kept.append(w)
+    if not kept or len(kept[0]) < 2:
+        return None
+    text = " ".join(kept)
+    if ends and not _CLAUSE_END.match(full[match.start(1) + len(text):].strip()):
+        return None  # "I'm Going Home", "call me Later today"
+    return " ".join(w if any(c.isupper() for c in w) else w.capitalize() for w in kept)
+
+
+def enrolment_intent(text: str) -> str | None:
+    """The name someone gives for themselves ("my name is Priya", "I'm Priya", "call me Priya",
+    "this is Priya"), title-cased, or None. Ambiguous phrases ("I'm tired", "this is great") are None."""
+    if not text or not text.strip():
+        return None
+    full = " ".join(text.replace("\u2019", "'").split())
+    for pattern, capital, ends in _PATTERNS:
+        for m in pattern.finditer(full):
+            name = _name_at(m, full, capital, ends)
+            if name:
+                return name
+    return None
+
+
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|go ahead|correct|right|that's right|"
+                  r"that is right|absolutely|of course|definitely|do it|remember it|yes please|sounds good)\b", re.I)
+_NO = re.compile(r"^(?:no|nope|nah|don't|do not|no thanks|no thank you|never mind|nevermind|not now|cancel|stop|"
+                 r"forget it|wrong|that's wrong|that's not right|not really)\b", re.I)
+
+
+def _lead(text: str) -> str:
+    t = re.sub(r"^[^A-Za-z]+", "", " ".join(text.split())).lower()
+    return re.sub(r"^(?:uh|um|er|oh|well|hmm)[,.!]?\s+", "", t)
+
+
+def is_yes(text: str) -> bool:
+    return bool(_YES.match(_lead(text))) and not is_no(text)
+
+
+def is_no(text: str) -> bool:
+    return bool(_NO.match(_lead(text)))
+
+
+@dataclass(frozen=True)
+class DialogStep:
+    """What the dialog made of one utterance.
+
+    handled: the dialog answered it (speak `say`, do not send the turn to the language model);
+    enrol: on a confirmed "yes", the name to give this voice (call SpeakerBook.claim).
+    """
+    handled: bool = False
+    say: str | None = None
+    enrol: str | None = None
+
+
+IGNORED = DialogStep()
+
+
+class EnrolmentDialog:
+    """Unknown speaker says their name -> "Shall I remember your voice as Priya?" -> yes / no.
+
+    Drive it with every transcribed turn: `step(text, known, name_taken)`. `known` is whether the
+    voice was recognised as a named person (a provisional person counts as unknown). `name_taken`
+    tells whether the name already belongs to somebody else. The question is asked once; an
+    unrelated answer drops it and the turn goes on to the language model as usual.
+    """
+
+    IDLE, CONFIRMING = "idle", "confirming"
+
+    def __init__(self) -> None:
+        self.state = self.IDLE
+        self.pending: str | None = None
+
+    def reset(self) -> None:
+        self.state, self.pending = self.IDLE, None
+
+    def step(self, text: str, known: bool, name_taken: Callable[[str], bool] = lambda name: False) -> DialogStep:
+        if self.state == self.CONFIRMING:
+            name = self.pending
+            corrected = enrolment_intent(text)
+            if corrected and corrected != name:
+                return self._ask(corrected, name_taken)
+            if is_no(text):
+                self.reset()
+                return DialogStep(True, "All right, I won't remember your voice.")
+            if is_yes(text) or corrected == name:
+                self.reset()
+                return DialogStep(True, f"Nice to meet you, {name}. I'll remember your voice.", enrol=name)
+            self.reset()
+            return IGNORED
+        if known:
+            return IGNORED
+        name = enrolment_intent(text)
+        if name is None:
+            return IGNORED
+        return self._ask(name, name_taken)
+
+    def _ask(self, name: str, name_taken: Callable[[str], bool]) -> DialogStep:
+        if name_taken(name):
+            self.reset()
+            return DialogStep(True, f"I already know someone called {name}, and your voice doesn't sound like "
+                                    f"theirs. If it is you, they can merge the two with `hearth people merge`.")
+        self.state, self.pending = self.CONFIRMING, name
+        return DialogStep(True, f"Shall I remember your voice as {name}?")

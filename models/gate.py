@@ -1,0 +1,83 @@
+"""One language model, two kinds of work: replies come first, background rewrites yield to them.
+
+A reply announces itself with `wanted()` as soon as its job starts (before transcription), and
+holds the model with `foreground()` while generating. Background work (memory rewrites) waits
+until no reply is wanted, and a background generation already running stops at its next token
+when one is: a memory rewrite never delays a reply by more than one token.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class Preempted(Exception):
+    """Background generation stopped because a reply needed the model."""
+
+
+class LlmGate:
+    def __init__(self) -> None:
+        self._model = threading.Lock()
+        self._state = threading.Condition()
+        self._wanted = 0
+
+    @contextmanager
+    def wanted(self) -> Iterator[None]:
+        with self._state:
+            self._wanted += 1
+        try:
+            yield
+        finally:
+            with self._state:
+                self._wanted -= 1
+                self._state.notify_all()
+
+    @contextmanager
+    def foreground(self) -> Iterator[None]:
+        with self.wanted(), self._model:
+            yield
+
+    @property
+    def reply_waiting(self) -> bool:
+        return self._wanted > 0
+
+    @contextmanager
+    def background(self, timeout: float | None = None) -> Iterator[None]:
+        """Hold the model for background work once no reply wants it."""
+        while True:
+            with self._state:
+                if not self._state.wait_for(lambda: self._wanted == 0, timeout):
+                    raise Preempted
+            self._model.acquire()
+            if self._wanted == 0:
+                break
+            self._model.release()  # a reply arrived in between: let it go first
+        try:
+            yield
+        finally:
+            self._model.release()
+
+
+class BackgroundChat:
+    """A ChatModel for background work: generation yields to replies, token by token."""
+
+    def __init__(self, llm, gate: LlmGate) -> None:
+        self._llm, self._gate = llm, gate
+        self.name = llm.name
+
+    def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
+        with self._gate.background():
+            pieces = []
+            stream = self._llm.stream(messages, max_tokens=max_tokens, temperature=temperature)
+            try:
+                for piece in stream:
+                    if self._gate.reply_waiting:
+                        raise Preempted
+                    pieces.append(piece)
+            finally:
+                close = getattr(stream, "close", None)
+                if close:
+                    close()
+            return "".join(pieces)

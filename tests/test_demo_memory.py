@@ -1,0 +1,30 @@
+"""End to end: what Dana says in one session is recalled, and used, in the next (the demo's script)."""
+
+from __future__ import annotations
+
+from assistant import events as ev
+from assistant.demo import PERSON, SESSIONS, run_demo
+from memory import open_store
+
+
+def test_a_fact_from_the_first_session_is_used_in_the_second(engines, test_config, tmp_path):
+    results = run_demo(engines, test_config, tmp_path)
+    assert [len(r.answered) for r in results] == [len(lines) for lines in SESSIONS]
+
+    second = results[1].answered
+    recalled = [m for r in second for e in r.events if isinstance(e, ev.RecallDone) for m in e.memories]
+    assert any("biscuit" in m["text"].lower() for m in recalled), recalled
+    replies = " ".join(r.reply.lower() for r in second)
+    assert any(word in replies for word in ("biscuit", "limp", "leg")), replies
+    # the conversation history did not carry it: session 2 began with an empty history
+    assert "biscuit" not in second[0].heard.lower()
+
+    # raw turns of both sessions are on disk, verbatim, with the demo's own database
+    store = open_store(tmp_path / "memory", engines.embedder)
+    try:
+        person = store.find_person(PERSON)
+        said = [t["text"] for t in store.turns(person) if t["role"] == "user"]
+        assert len(said) == sum(len(s) for s in SESSIONS)
+        assert {t["session_id"] for t in store.turns(person)}.__len__() == 2
+    finally:
+        store.close()

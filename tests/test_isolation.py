@@ -1,0 +1,65 @@
+"""Memories stay with the person who said them: speaker A's turn never reaches speaker B (real voices)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant import events as ev
+from assistant.household import Household
+from assistant.replay import replay_file
+from audio.sources import read_audio_file
+from memory import open_store
+
+A, B = "1688", "2033"
+
+
+@pytest.fixture
+def household(speech_dir, engines, test_config, tmp_path):
+    config = replace(test_config, data_dir=str(tmp_path / "data"))
+    store = open_store(config.data_path, engines.embedder)
+    home = Household(store, config, engines)
+    for name, speaker in (("Ann", A), ("Bob", B)):
+        clips = sorted((speech_dir / "speakers" / speaker).glob("*.flac"))[:3]
+        home.book.enrol(name, [engines.voice.embed(read_audio_file(c)) for c in clips])
+    yield home, config, store
+    store.close()
+
+
+def test_what_a_said_is_not_recalled_for_b(speech_dir, engines, household, tmp_path):
+    home, config, store = household
+    a_clip = speech_dir / "speakers" / A / "1688-142285-0001.flac"  # "Margaret, said Mister Hale ..."
+    b_clip = speech_dir / "speakers" / B / "2033-164914-0004.flac"
+
+    first = replay_file(a_clip, tmp_path / "a", engines, config, memory=home)
+    home.end_session()
+    said_by_a = first.answered[0].heard
+    who = [e for e in first.answered[0].events if isinstance(e, ev.SpeakerIdentified)]
+    assert who and who[0].person == "Ann"
+
+    second = replay_file(b_clip, tmp_path / "b", engines, config, memory=home)
+    home.end_session()
+    b_turn = second.answered[0]
+    who = [e for e in b_turn.events if isinstance(e, ev.SpeakerIdentified)]
+    assert who and who[0].person == "Bob"
+    recalled = [m for e in b_turn.events if isinstance(e, ev.RecallDone) for m in e.memories]
+    a_id, b_id = store.find_person("Ann"), store.find_person("Bob")
+    a_turns = {t["text"] for t in store.turns(a_id)}
+    assert said_by_a in a_turns  # A's memory exists...
+    assert not any(t["text"] == said_by_a for t in store.turns(b_id))
+    assert not any("margaret" in m["text"].lower() or "hale" in m["text"].lower() for m in recalled)
+    assert "margaret" not in b_turn.reply.lower()
+
+    # ...and asking B's memory about A's exact words still finds nothing of A's
+    speaker = home.identify(read_audio_file(b_clip))
+    block, memories = home.memory_for(speaker).recall(said_by_a)
+    assert "margaret" not in block.lower() and "hale" not in block.lower()
+    home.end_session()
+
+
+def test_an_unknown_voice_gets_no_personal_memory(speech_dir, engines, household):
+    home, _, _ = household
+    stranger = read_audio_file(next((speech_dir / "speakers" / "impostors").glob("*.flac")))
+    speaker = home.identify(stranger)
+    assert speaker.person_id is None and home.memory_for(speaker) is None
