@@ -185,7 +185,12 @@ def run_demo(args, config) -> int:
     if _window(args):
         from tui.app import run_tui
 
-        return run_tui(config, "demo", [], out=out)
+        from .demo import PERSON, fresh_demo_config
+        from .remembering import open_memory_store, session_memory
+
+        demo_config = fresh_demo_config(config, out)
+        return run_tui(demo_config, "demo", [], out=out, make_memory=lambda engines: session_memory(
+            open_memory_store(demo_config, engines), demo_config, engines, PERSON))
     engines = _load(config)
     print("demo: the user's side is synthesized with the bundled Piper voice, faster and higher-pitched.")
     results = demo(engines, config, out)

@@ -60,12 +60,17 @@ def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -
     return path
 
 
-def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResult]:
-    """One replay per session, each a new conversation with Dana's memory carried between them."""
+def fresh_demo_config(config: Config, out_dir: Path) -> Config:
+    """The demo's own, empty memory database in its output folder."""
     out_dir.mkdir(parents=True, exist_ok=True)
     memory_dir = out_dir / "memory"
     shutil.rmtree(memory_dir, ignore_errors=True)
-    config = replace(config, data_dir=str(memory_dir))
+    return replace(config, data_dir=str(memory_dir))
+
+
+def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResult]:
+    """One replay per session, each a new conversation with Dana's memory carried between them."""
+    config = fresh_demo_config(config, out_dir)
     store = open_memory_store(config, engines)
     results = []
     try:

@@ -56,8 +56,11 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         return engine
 
     vad = timed("vad", lambda: SileroVad(config.vad_threshold))
-    asr = timed("asr", lambda: WhisperTranscriber(
-        Path(config.asr_model).expanduser() if config.asr_model else bundled.whisper_dir(), threads=config.threads))
+    if config.asr_model:
+        asr = timed("asr", lambda: WhisperTranscriber(Path(config.asr_model).expanduser(), threads=config.threads))
+    else:
+        asr = timed("asr", lambda: WhisperTranscriber(bundled.whisper_dir(), threads=config.threads,
+                                                      name="whisper-tiny.en"))
     llm = timed("llm", lambda: load_llm(config))
     if config.tts_voice:
         voice = Path(config.tts_voice).expanduser()

@@ -23,16 +23,21 @@ class History:
 
 
 def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:
-    """System prompt first and unchanged, so llama.cpp can reuse its cached prefix across turns."""
+    """Ordered so llama.cpp can reuse its cache: what changes least comes first.
+
+    The system prompt and the history are a prefix shared with the previous turn's prompt; the
+    memory notes, which change every turn, come last, just before what the person said, so only
+    they and the new words need evaluating.
+    """
     system = SYSTEM_PROMPT
     if speaker:
         system += f" You are talking with {speaker}."
-    if memory_block:
-        system += ("\n\nNotes from earlier conversations with this person. Use them to answer when they "
-                   "help, in your own words:\n" + memory_block)
     messages = [{"role": "system", "content": system}]
     for user, assistant in history.turns:
         messages.append({"role": "user", "content": user})
         messages.append({"role": "assistant", "content": assistant})
+    if memory_block:
+        messages.append({"role": "system", "content": "Notes from earlier conversations with this person. Use "
+                         "them to answer when they help, in your own words:\n" + memory_block})
     messages.append({"role": "user", "content": user_text})
     return messages

@@ -323,6 +323,7 @@ def run_scale(embedder, sizes: list[int]) -> dict:
             cold, warm, sqlvec, embed = [], [], [], []
             for q in queries:
                 pm.recaller.invalidate()
+                pm.recaller.forget_queries()  # cold: entities, edges and the query embedding all from scratch
                 t0 = time.perf_counter()
                 pm.results(q)
                 cold.append(time.perf_counter() - t0)
@@ -348,7 +349,8 @@ def run_scale(embedder, sizes: list[int]) -> dict:
 
 
 def print_scale(r: dict) -> None:
-    print("\n(c) recall latency for one person (query embedding included)")
+    print("\n(c) recall latency for one person (cold: query embedding included; after prepare: the partial that "
+          "equals the final text was embedded by prepare)")
     print("  items    after prepare p50/p95   cold p50/p95    embed p50   sqlite-vec KNN p50/p95   matrix load")
     for n, v in r.items():
         print(f"  {n:>7}  {v['after_prepare_ms']['p50']:7.1f} /{v['after_prepare_ms']['p95']:6.1f} ms  "

@@ -57,6 +57,11 @@ class Recaller:
             self._known = None
             self._pool = None
 
+    def forget_queries(self) -> None:
+        """Drop the cached query vectors (a truly cold recall, for benchmarks)."""
+        with self._lock:
+            self._vectors.clear()
+
     # -- matching ---------------------------------------------------------------------------
 
     def _entities(self):

@@ -10,7 +10,8 @@ from . import ModelError
 
 
 class WhisperTranscriber:
-    def __init__(self, model_dir: Path, threads: int = 2, compute_type: str = "int8", beam_size: int = 1) -> None:
+    def __init__(self, model_dir: Path, threads: int = 2, compute_type: str = "int8", beam_size: int = 1,
+                 name: str | None = None) -> None:
         from faster_whisper import WhisperModel
 
         model_dir = Path(model_dir)
@@ -21,7 +22,7 @@ class WhisperTranscriber:
                                        cpu_threads=threads, local_files_only=True)
         except Exception as exc:
             raise ModelError(f"cannot load the speech model in {model_dir}: {str(exc).splitlines()[0]}") from None
-        self.name = model_dir.name
+        self.name = name or model_dir.name
         self.beam_size = beam_size
         # An English-only model (".en") must not be asked to detect the language.
         self.language = "en" if not self._model.model.is_multilingual else None

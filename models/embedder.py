@@ -36,7 +36,7 @@ class TextEmbedder:
         except Exception as exc:  # anything from torch/transformers: one line for the user
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ModelError(f"cannot load the text embedder {path}: {first}") from None
-        self.name = path.name
+        self.name = "all-MiniLM-L6-v2" if path.name == "model" else path.name
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -148,3 +148,45 @@ def test_person_memory_needs_a_person_and_an_embedder(tmp_path, embedder):
     with pytest.raises(MemoryStoreError):
         PersonMemory(store, pid)
     store.close()
+
+
+class SlowLLM:
+    """A model that takes its time, to show recall never waits for a rewrite."""
+
+    def __init__(self):
+        import threading
+
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def complete(self, messages, max_tokens=120, temperature=0.0):
+        self.inside.set()
+        self.release.wait(10)
+        return "MEMORY: Dana had COVID and is worried about the deadline; now fully recovered and relieved."
+
+
+def test_recall_and_prepare_do_not_wait_for_a_slow_rewrite(setup):
+    import threading
+    import time
+
+    store, clock = setup
+    llm = SlowLLM()
+    pid = store.add_person("Dana")
+    writer = PersonMemory(store, pid, llm=llm, clock=clock)
+    reader = PersonMemory(store, pid, llm=None, clock=clock, session_id=writer.session_id)
+    writer.remember("I tested positive for COVID yesterday and I'm worried about the deadline.", "Oh no.")
+    thread = threading.Thread(target=writer.remember,
+                              args=("I'm fully recovered from COVID and back at work, so relieved.", "Great!"))
+    thread.start()
+    try:
+        assert llm.inside.wait(10)
+        t0 = time.perf_counter()
+        reader.prepare("How is my COVID")
+        block, rows = reader.recall("How is my COVID recovery going?")
+        writer.prepare("How is my")  # the writer's own recaller is free too
+        assert time.perf_counter() - t0 < 1.0 and "COVID" in block
+    finally:
+        llm.release.set()
+        thread.join(10)
+    assert not thread.is_alive()
+    _, rows = reader.recall("How is my COVID recovery going?")
+    assert any("relieved" in r["text"] for r in rows)
