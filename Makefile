@@ -23,5 +23,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/latency.py --json bench-latency.json
 
+stress: $(STAMP)
+	$(BIN)/python benchmarks/stress.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info

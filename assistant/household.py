@@ -110,9 +110,15 @@ class Household:
             self._current = memory
             return memory
 
+    def anticipated(self) -> LoopMemory | None:
+        """Whose memory to look in while someone is still speaking: the person who spoke last
+        (on a desk with no enrolled voice, its one person)."""
+        if self._current is None and not self.book.has_voiceprints():
+            return self.memory_for(Speaker(self._owner(), {}, known=True))
+        return self._current
+
     def prepare(self, partial_text: str) -> None:
-        """Anticipation assumes the person who spoke last is still speaking."""
-        current = self._current
+        current = self.anticipated()
         if current is not None:
             current.prepare(partial_text)
 

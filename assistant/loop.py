@@ -54,13 +54,14 @@ class LoopOptions:
     anticipate: bool = True  # partial transcripts prepare the memory candidate pool
     speculate: bool = True  # start the reply when the voice stops, release it at the endpoint
     stream_audio: bool = True  # play the first sentence while the rest is generated
+    prefill: bool = True  # evaluate the prompt from partial transcripts while the person speaks
     adaptive_endpoint: bool = True  # shorter silence after a question, longer after "and..."
     wait_for_reply: bool = False  # fast replays: the recording waits for each reply, as a person would
     echo_threshold: float = 0.85  # the VAD threshold while Hearth speaks, with echo_guard = "threshold"
 
     @classmethod
     def sequential(cls, **kw) -> "LoopOptions":
-        return cls(partials=False, anticipate=False, speculate=False, stream_audio=False,
+        return cls(partials=False, anticipate=False, speculate=False, stream_audio=False, prefill=False,
                    adaptive_endpoint=False, **kw)
 
 
@@ -105,7 +106,7 @@ class TurnLoop:
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
-                                   stream_audio=self.options.stream_audio)
+                                   stream_audio=self.options.stream_audio, prefill=self.options.prefill)
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: ev.Event) -> None:
@@ -226,8 +227,8 @@ class TurnLoop:
 
     def _on_partial(self, turn_id: int, text: str) -> None:
         """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""
-        if self.options.anticipate and self.memory is not None:
-            self.memory.prepare(text)
+        if self.options.anticipate:
+            self.responder.anticipate(turn_id, text)
         if self.options.adaptive_endpoint and turn_id == self._current_turn():
             ms = end_silence_for(text, self.config.end_silence_ms)
             self._listener.endpointer.set_end_silence(ms / 1000)

@@ -21,6 +21,7 @@ from audio.sinks import AudioSink
 from . import events as ev
 from .clock import Clock
 from .config import Config
+from .anticipation import Anticipation, still_valid
 from .engines import Engines
 from .household import Household
 from .prompt import History, build_messages
@@ -77,7 +78,8 @@ class Job:
 
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
-                 config: Config, history: History, memory=None, stream_audio: bool = True) -> None:
+                 config: Config, history: History, memory=None, stream_audio: bool = True,
+                 prefill: bool = True) -> None:
         self.engines = engines
         self.sink = sink
         self._emit_now = emit
@@ -86,6 +88,8 @@ class Responder:
         self.history = history
         self.memory = memory
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
+        self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
+        self._anticipation: Anticipation | None = None
         self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
@@ -142,6 +146,29 @@ class Responder:
                 job.heard_seconds = self.sink.stop()
                 return job.heard_seconds
             return None
+
+    def anticipate(self, turn_id: int, partial_text: str) -> None:
+        """On the partial worker: look up memories for the words so far and, when the model is free,
+        evaluate the prompt they make, so the final reply only has to evaluate what changed."""
+        household = self.memory if isinstance(self.memory, Household) else None
+        memory = household.anticipated() if household else self.memory
+        block, memories = "", []
+        if memory is not None:
+            memory.prepare(partial_text)
+            block, memories = memory.recall(partial_text)
+        self._anticipation = Anticipation(turn_id, partial_text, block, tuple(memories), memory)
+        if self.prefill:
+            messages = build_messages(partial_text, self.history, block, getattr(memory, "person_name", None))
+            with self.llm_gate.try_foreground() as free:
+                if free:
+                    self.engines.llm.prefill(messages)
+
+    def _recall(self, job: Job, text: str) -> tuple[str, list[dict]]:
+        """The anticipated lookup if it still answers the final words, else a fresh one."""
+        a = self._anticipation
+        if a is not None and a.turn_id == job.turn_id and a.memory is job.memory and still_valid(a.text, text):
+            return a.block, list(a.memories)
+        return job.memory.recall(text) if job.memory is not None else ("", [])
 
     def wait(self, job_id: int, timeout: float | None = None) -> None:
         with self._lock:
@@ -234,7 +261,7 @@ class Responder:
         job.heard = text
 
         started = self.clock.now()
-        block, memories = job.memory.recall(text) if job.memory is not None else ("", [])
+        block, memories = self._recall(job, text)
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
 
         step = household.dialog_step(text, job.speaker) if household and job.speaker is not None else None

@@ -33,6 +33,15 @@ def split_complete(buffer: str) -> tuple[list[str], str]:
     return sentences, rest
 
 
+def _first_sentence_end(buffer: str) -> int | None:
+    """Where the first real sentence of buffer ends (past its end mark), if it has ended."""
+    for m in _END.finditer(buffer):
+        words = buffer[: m.end()].split()
+        if words and words[-1].lower() not in _ABBREVIATIONS and not _is_decimal_or_initial(buffer, m.start()):
+            return m.end()
+    return None
+
+
 def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
     before = buffer[dot_at - 1] if dot_at > 0 else ""
     after = buffer[dot_at + 1] if dot_at + 1 < len(buffer) else ""
@@ -53,10 +62,17 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
     for token in tokens:
         buffer += token
         if first:
+            # the very first piece goes out as soon as it is a clause or a sentence, however short
+            # ("Sure!"): saying something early matters more than even phrasing
+            end = _first_sentence_end(buffer)
             head, sep, tail = buffer.partition(", ")
-            if sep and len(head.split()) >= first_clause_words and not _END.search(head + " "):
+            if sep and len(head.split()) >= first_clause_words and (end is None or end > len(head)):
                 yield head + ","
                 buffer, first = tail, False
+                continue
+            if end is not None:
+                yield buffer[:end].strip()
+                buffer, first = buffer[end:], False
                 continue
         done, buffer = split_complete(buffer)
         if done:

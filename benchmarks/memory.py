@@ -166,7 +166,7 @@ def wordpieces(embedder, text: str) -> int:
     return len(tok(text, add_special_tokens=False)["input_ids"]) if tok is not None else estimate_tokens(text)
 
 
-def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 24) -> dict:
+def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40) -> dict:
     """Evidence recall of our block against the raw-turn baseline (top-5 turns by similarity).
 
     Both blocks are counted with the same `estimate_tokens`; ours gets, per question, a budget of exactly

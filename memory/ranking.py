@@ -10,7 +10,7 @@ from datetime import date, datetime
 from .affect import compatibility
 from .dates import format_date, relative
 
-W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.72, 0.08, 0.12, 0.08
+W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
 
 
@@ -146,6 +146,7 @@ def _day(said_at: str) -> date:
 
 
 def _header(day: date, now: datetime | date) -> str:
+    """'7 May 2026 (three weeks ago):' (the year stays: asked-for dates are answered with it)."""
     return f"{format_date(day)} ({relative(day, now)}):"
 
 
@@ -161,7 +162,15 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
         text = focus(c.text, qwords, max_words) if query is not None else c.text
         line = f"- {text}"
         day = _day(c.said_at)
-        cost = estimate_tokens(line) + 1 + (0 if day in groups else estimate_tokens(_header(day, now)) + 1)
+        head = 0 if day in groups else estimate_tokens(_header(day, now)) + 1
+        cost = estimate_tokens(line) + 1 + head
+        if used + cost > budget_tokens and query is not None:
+            room = budget_tokens - used - head - 2          # what is left for the words of a shorter line
+            words = min(max_words, len(text.split())) - 1
+            while used + cost > budget_tokens and words >= MIN_LINE_WORDS and room >= MIN_LINE_WORDS:
+                line = f"- {focus(c.text, qwords, words)}"
+                cost = estimate_tokens(line) + 1 + head
+                words -= max(1, (cost - (budget_tokens - used)) // 2)
         if used + cost > budget_tokens:
             continue
         groups.setdefault(day, []).append(line)
@@ -174,7 +183,8 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     return kept, "\n".join(out)
 
 
-MAX_LINE_WORDS = 24
+MAX_LINE_WORDS = 18
+MIN_LINE_WORDS = 8   # a line cut shorter than this to fit the budget says too little to be worth it
 
 
 def memory_block(results: list[Result], now: datetime | date, budget_tokens: int = 200, query: str | None = None,

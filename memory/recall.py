@@ -27,6 +27,7 @@ from .store import ITEM, PERSONA, MemoryStore, day_number
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
 SHORTLIST = 8          # rows per wanted result read from SQLite for the final ranking
 CACHED_QUERIES = 16    # query vectors kept from prepare() and recall()
+MAX_PERSONA = 1        # feelings in one recall: facts need the room more
 
 
 @dataclass
@@ -162,7 +163,7 @@ class Recaller:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
                                             "pool" if w > 0 else "fallback", tuple(m.provenance)))
-        return rank(candidates, now, k, valence)
+        return rank(candidates, now, k, valence, max_persona=MAX_PERSONA)
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int) -> list[tuple[int, float, float]]:

@@ -39,6 +39,18 @@ class LlmGate:
         with self.wanted(), self._model:
             yield
 
+    @contextmanager
+    def try_foreground(self) -> Iterator[bool]:
+        """The model if it is free right now (yields True), else nothing (yields False): for
+        speculative work that is only worth doing when it costs a reply no wait."""
+        with self.wanted():
+            got = self._model.acquire(blocking=False)
+            try:
+                yield got
+            finally:
+                if got:
+                    self._model.release()
+
     @property
     def reply_waiting(self) -> bool:
         return self._wanted > 0

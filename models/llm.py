@@ -21,6 +21,9 @@ class ChatModel(Protocol):
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
 
+    def prefill(self, messages: list[Message]) -> None:
+        """Optional: evaluate a prompt ahead of time (a no-op where the model is remote)."""
+
 
 class LlamaCppChat:
     """A GGUF file through llama-cpp-python. The prompt prefix stays in llama.cpp's KV cache between calls."""
@@ -52,6 +55,11 @@ class LlamaCppChat:
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
         return out["choices"][0]["message"]["content"] or ""
+
+    def prefill(self, messages: list[Message]) -> None:
+        """Evaluate a prompt now so a later one that starts the same way only evaluates what differs
+        (llama-cpp-python keeps the longest common prefix of its last prompt in the KV cache)."""
+        self._llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
 
 
 class OpenAICompatChat:
@@ -91,6 +99,9 @@ class OpenAICompatChat:
                 piece = json.loads(data)["choices"][0].get("delta", {}).get("content")
                 if piece:
                     yield piece
+
+    def prefill(self, messages: list[Message]) -> None:
+        """A remote server keeps its own cache; nothing to do ahead of time."""
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature}

@@ -52,3 +52,10 @@ def test_the_first_piece_may_end_at_a_comma_to_start_speaking_sooner():
 def test_a_short_head_before_the_comma_waits_for_more():
     got = list(sentences_from_tokens(stream("Well, that is a fine question to ask."), first_clause_words=2))
     assert got == ["Well, that is a fine question to ask."]
+
+
+def test_a_short_first_sentence_is_not_held_back_when_speed_matters():
+    got = list(sentences_from_tokens(stream("Sure! Here are three ideas for a calm evening."), first_clause_words=2))
+    assert got == ["Sure!", "Here are three ideas for a calm evening."]
+    got = list(sentences_from_tokens(stream("Dr. Who is on at 7.30 tonight, I think."), first_clause_words=2))
+    assert got == ["Dr. Who is on at 7.30 tonight,", "I think."]
