@@ -122,6 +122,12 @@ class Household:
         if current is not None:
             current.prepare(partial_text)
 
+    def flush(self) -> None:
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for memory in sessions:
+            memory.flush()
+
     def end_session(self) -> None:
         with self._lock:
             sessions, self._sessions = list(self._sessions.values()), {}

@@ -212,15 +212,23 @@ class TurnLoop:
         if isinstance(action, StartJob):
             self.responder.start(action.job_id, action.turn_id, audio, action.speculative)
             if not action.speculative and self.options.wait_for_reply:
-                self.responder.wait(action.job_id)
+                self._wait_for_turn(action.job_id)
         elif isinstance(action, ReleaseJob):
             self.responder.release(action.job_id)
             if self.options.wait_for_reply:
-                self.responder.wait(action.job_id)
+                self._wait_for_turn(action.job_id)
         elif isinstance(action, CancelJob):
             heard = self.responder.cancel(action.job_id, action.reason)
             if action.reason == "barge-in" and heard is not None:
                 self._emit(ev.PlaybackStopped(self._current_turn(), self.clock.now(), heard_seconds=heard))
+
+    def _wait_for_turn(self, job_id: int) -> None:
+        """Fast replays: the recording waits for the reply and for what it taught the memory, so a
+        replay is repeatable whatever the machine's speed."""
+        self.responder.wait(job_id)
+        flush = getattr(self.memory, "flush", None)
+        if flush:
+            flush()
 
     def _current_turn(self) -> int:
         return self.records[-1].turn_id if self.records else 0
