@@ -26,8 +26,8 @@ from .replay import ReplayResult, replay_file
 
 SESSIONS = (
     (
-        "Hi Hearth, I'm Dana. I just got back from a long walk with my dog Biscuit.",
-        "I'm a bit worried, because my dog Biscuit has been limping on his back leg since Sunday.",
+        "Hi Hearth, I'm Dana. I just got back from a long walk with my dog Max.",
+        "I'm a bit worried, because Max has been limping on his back leg since Sunday.",
     ),
     (
         "Hello again. Can you remind me what my dog is called?",

@@ -26,8 +26,9 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     """Ordered so llama.cpp can reuse its cache: what changes least comes first.
 
     The system prompt and the history are a prefix shared with the previous turn's prompt; the
-    memory notes, which change every turn, come last, just before what the person said, so only
-    they and the new words need evaluating.
+    memory notes, which change every turn, come last, in the person's message just before what
+    they said, so only they and the new words need evaluating. (Small models use notes there far
+    more reliably than in a system message; the history keeps only the words actually said.)
     """
     system = SYSTEM_PROMPT
     if speaker:
@@ -36,8 +37,6 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     for user, assistant in history.turns:
         messages.append({"role": "user", "content": user})
         messages.append({"role": "assistant", "content": assistant})
-    if memory_block:
-        messages.append({"role": "system", "content": "Notes from earlier conversations with this person. Use "
-                         "them to answer when they help, in your own words:\n" + memory_block})
-    messages.append({"role": "user", "content": user_text})
+    content = f"What you remember about me:\n{memory_block}\n\n{user_text}" if memory_block else user_text
+    messages.append({"role": "user", "content": content})
     return messages

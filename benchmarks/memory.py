@@ -172,7 +172,7 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
     Both blocks are counted with the same `estimate_tokens`; ours gets, per question, a budget of exactly
     the baseline block's token count (or `budget` when given), so it never uses more tokens."""
     samples = json.loads(path.read_text())
-    ours = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": []} for c in CATEGORIES}
+    ours = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": [], "single": []} for c in CATEGORIES}
     base = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": []} for c in CATEGORIES}
     examples: list | None = []
     ingest_times = []
@@ -229,6 +229,9 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
                 prov = {turn_to_dia.get(t) for r in kept for t in r.candidate.provenance}
                 evidence = set(qa["evidence"])
                 ours[cat]["evidence"].append(len(evidence & prov) / len(evidence) if evidence else 1.0)
+                single = {turn_to_dia.get(t) for r in kept if len(r.candidate.provenance) == 1
+                          for t in r.candidate.provenance}
+                ours[cat]["single"].append(len(evidence & single) / len(evidence) if evidence else 1.0)
                 ours[cat]["answer"].append(answer_recall(qa["answer"], block))
                 ours[cat]["tokens"].append(estimate_tokens(block))
                 ours[cat]["wordpieces"].append(wordpieces(embedder, block))
@@ -245,7 +248,7 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
         for c, v in table.items():
             if v["evidence"]:
                 out[CATEGORIES[c]] = {m: statistics.mean(x) for m, x in v.items()} | {"n": len(v["evidence"])}
-        allv = {m: [x for v in table.values() for x in v[m]] for m in ("evidence", "answer", "tokens", "wordpieces")}
+        allv = {m: [x for v in table.values() for x in v[m]] for m in next(iter(table.values()))}
         out["overall"] = {m: statistics.mean(x) for m, x in allv.items()} | {"n": len(allv["evidence"])}
         return out
 
@@ -265,6 +268,8 @@ def print_locomo(label: str, r: dict) -> None:
         print(f"  {cat:<11} {o['n']:4d}   |      {pct(o['evidence'])}  {pct(o['answer'])}  {o['tokens']:6.1f} "
               f"({o['wordpieces']:5.1f}) |        {pct(b['evidence'])}  {pct(b['answer'])}  {b['tokens']:6.1f} "
               f"({b['wordpieces']:5.1f})")
+    print(f"  ours, evidence counted from single-turn lines only (facts, not summaries): "
+          f"{pct(r['ours']['overall']['single'])}")
     print(f"  ingest per turn: mean {r['ingest_ms_per_turn']['mean']:.1f} ms, p95 {r['ingest_ms_per_turn']['p95']:.1f} ms")
 
 

@@ -217,9 +217,9 @@ def third_person(text: str, name: str) -> str:
 
 
 def informative(text: str) -> list[str]:
-    """The turn's sentences that carry information: no questions back, no greetings or small talk."""
-    kept = [s for s in sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
-    return kept or [s for s in sentences(text) if not _SMALLTALK.match(s)][:1]
+    """The turn's sentences that carry information: no questions, no greetings or small talk (a turn
+    that only asks something is kept as a raw turn but makes no memory item)."""
+    return [s for s in sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
 
 
 def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:
@@ -233,7 +233,9 @@ def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45)
         words += sw
     words = words[:max_words]
     fact = " ".join(words).strip()
-    fact = third_person(fact, name) if name else fact
+    if name:
+        fact = third_person(fact, name)
+        fact = re.sub(rf"\b{re.escape(name)} is {re.escape(name)}\b[.!]?\s*", "", fact)  # "I'm Dana." says nothing
     return fact.rstrip(".!? ")
 
 

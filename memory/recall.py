@@ -25,7 +25,7 @@ from .ranking import Candidate, Result, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
-SHORTLIST = 8          # rows per wanted result read from SQLite for the final ranking
+SHORTLIST = 4          # rows per wanted result read from SQLite for the final ranking
 CACHED_QUERIES = 16    # query vectors kept from prepare() and recall()
 MAX_PERSONA = 1        # feelings in one recall: facts need the room more
 

@@ -490,7 +490,7 @@ class MemoryStore:
                     "SELECT i.id, v.text, i.entity_id, e.name, s.name, v.said_at, v.provenance, v.emotion, i.kind "
                     "FROM items i JOIN item_versions v ON v.id = i.current_version "
                     "LEFT JOIN entities e ON e.id = i.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
-                    f"WHERE i.person_id = ? AND i.id IN ({marks})", (person_id, *chunk)):
+                    f"WHERE +i.person_id = ? AND i.id IN ({marks})", (person_id, *chunk)):  # by rowid, not by person
                 from .affect import valence_of
 
                 out.append(Memory(r[0], ITEM, r[1], r[2], r[3], r[4], r[5], valence_of(r[7]), json.loads(r[6]),
@@ -500,7 +500,7 @@ class MemoryStore:
             for r in self._rows(
                     "SELECT p.id, p.text, p.entity_id, e.name, s.name, p.updated, p.evidence, p.valence, p.kind "
                     "FROM persona p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
-                    f"WHERE p.person_id = ? AND p.id IN ({marks})", (person_id, *chunk)):
+                    f"WHERE +p.person_id = ? AND p.id IN ({marks})", (person_id, *chunk)):
                 out.append(Memory(r[0], PERSONA, r[1], r[2], r[3], r[4], r[5], r[7], json.loads(r[6]), r[8]))
         return out
 

@@ -257,7 +257,7 @@ def test_rank_dedupes_and_caps_persona():
 
 
 def test_block_budget_and_day_headers():
-    results = ranking.rank([cand(i, 0.9 - i / 100, days=i, text="word " * 40) for i in range(8)], NOW, k=8)
+    results = ranking.rank([cand(i, 0.9 - i / 100, days=i, text=f"memory{i} " + "word " * 40) for i in range(8)], NOW, k=8)
     block = ranking.memory_block(results, NOW, budget_tokens=120)
     assert ranking.estimate_tokens(block) <= 120
     lines = block.splitlines()
@@ -301,3 +301,22 @@ def test_vector_scores_match_score():
                                     np.array([c.match for c in cands]), now_day, qv)
         want = [ranking.score(c, NOW, qv) for c in cands]
         assert np.allclose(got, want, atol=1e-6)
+
+
+def test_block_skips_a_line_that_repeats_one_already_in_it():
+    from datetime import datetime
+
+    from memory.ranking import _repeats, _word_set
+
+    seen = [_word_set("Dana is a bit worried because her dog Biscuit has been limping since Sunday.")]
+    assert _repeats("Dana is a bit worried because her dog Biscuit has been limping since Sunday…", seen)
+    assert not _repeats("Biscuit saw the vet on Monday and has a sprain.", seen)
+
+
+def test_a_self_introduction_is_not_a_memory_of_its_own():
+    from datetime import date
+
+    from memory.extract import fact_of
+
+    fact = fact_of("I'm Dana. I just got back from a walk with my dog Biscuit.", "Dana", [])
+    assert not fact.startswith("Dana is Dana") and "walk" in fact
