@@ -259,7 +259,8 @@ def run_live(args, config) -> int:
         from tui.app import run_tui
 
         return run_tui(config, "live", [], make_memory=_tui_memory(config))
-    mic = MicSource(config.input_device or None)
+    mic = MicSource(config.input_device or None,
+                    on_status=lambda state, message: print(f"hearth: {message}", file=sys.stderr, flush=True))
     speaker = SpeakerSink(config.output_device or None)
     engines = _load(config)
     store = open_memory_store(config, engines)

@@ -82,6 +82,8 @@ _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
 
 def load_config(path: Path | None = None, overrides: dict | None = None) -> Config:
     """Defaults, then the TOML file if it exists, then overrides (flags); validated."""
+    if path is not None and not Path(path).exists():
+        raise HearthError(f"config file not found: {path}")
     path = Path(path) if path else default_config_path()
     values: dict = {}
     if path.exists():

@@ -69,8 +69,10 @@ class LoopMemory:
             text, turn_id, now = item
             try:
                 self.person.derive(text, turn_id, now)
-            except Exception:  # the raw turn is safe; a failed derivation must not stop the loop
-                log.exception("deriving memory from turn %s failed", turn_id)
+            except Exception as exc:  # the raw turn is safe; a failed derivation must not stop the loop
+                # the message may quote what was said: the traceback only at debug level
+                log.error("deriving memory from turn %s failed (%s)", turn_id, type(exc).__name__)
+                log.debug("deriving memory from turn %s failed", turn_id, exc_info=True)
             finally:
                 self._work.task_done()
 

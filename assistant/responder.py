@@ -47,8 +47,9 @@ class _Background:
     def _run(self, fn, args) -> None:
         try:
             self._value = fn(*args)
-        except Exception:
-            log.exception("identifying the speaker failed")
+        except Exception as exc:
+            log.error("identifying the speaker failed (%s)", type(exc).__name__)
+            log.debug("identifying the speaker failed", exc_info=True)
 
     def result(self):
         self._thread.join()
@@ -197,10 +198,10 @@ class Responder:
             return
         if not job.audio_started:
             job.audio_started = True
+            if job.memory is not None and job.heard:  # before a reply is heard, what was said is on disk
+                job.memory_turn = job.memory.begin_turn(job.heard)
             self.sink.start_reply(job.turn_id)
             self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
-            if job.memory is not None and job.heard:  # from the moment a reply is heard, it is on disk
-                job.memory_turn = job.memory.begin_turn(job.heard)
         self.sink.play(chunk, self.engines.tts.sample_rate)
 
     def _check(self, job: Job) -> None:

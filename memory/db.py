@@ -41,6 +41,9 @@ def _is_locked(exc: BaseException) -> bool:
 
 def probe(path: Path, sqlite) -> int:
     """The file's schema version, read without writing a byte; raises MemoryStoreError when unusable."""
+    if not os.access(path, os.R_OK | os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK):
+        raise MemoryStoreError(f"the memory store {path} (or its folder) is read-only; Hearth needs to write "
+                               "there: fix its permissions or choose another --data-dir")
     try:
         conn = sqlite.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
     except sqlite.Error as exc:
@@ -73,7 +76,10 @@ def connect(path: Path, timeout: float = 2.0):
     if path.exists():
         probe(path, sqlite)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # the folder holds what people said: only its owner may look inside
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise MemoryStoreError(f"cannot create the memory folder {path.parent}: {_one_line(exc)}") from None
         try:
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:

@@ -10,9 +10,15 @@ def write(tmp_path, text):
     return p
 
 
-def test_defaults_without_a_file(tmp_path):
-    c = load_config(tmp_path / "absent.toml")
+def test_defaults_without_a_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("HEARTH_CONFIG", str(tmp_path / "absent.toml"))  # the usual place, nothing there yet
+    c = load_config()
     assert c.end_silence_ms == 500 and c.max_utterance_s == 30.0 and c.llm_endpoint == ""
+
+
+def test_a_config_file_named_explicitly_must_exist(tmp_path):
+    with pytest.raises(HearthError, match="config file not found"):
+        load_config(tmp_path / "absent.toml")
 
 
 def test_file_then_flags(tmp_path):
