@@ -147,7 +147,7 @@ def run_replay(args, config) -> int:
     from audio.sources import FileSource
 
     from .remembering import open_memory_store
-    from .replay import output_folder, print_table, replay_file
+    from .replay import output_folder, print_table, replay_session
 
     for path in args.files:  # check every input before loading models
         FileSource(path)
@@ -165,11 +165,7 @@ def run_replay(args, config) -> int:
         for path in args.files:  # each recording is one session
             folder = output_folder(args.out, path, used)
             memory = _household(config, engines, store)
-            try:
-                results.append(replay_file(path, folder, engines, config, realtime=args.realtime, memory=memory))
-            finally:
-                if memory:
-                    memory.end_session()
+            results.append(replay_session(path, folder, engines, config, memory, realtime=args.realtime))
     finally:
         if store:
             store.close()

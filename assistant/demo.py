@@ -22,7 +22,7 @@ from models.tts import PiperSynthesizer
 from .config import Config
 from .engines import Engines
 from .remembering import open_memory_store, session_memory
-from .replay import ReplayResult, replay_file
+from .replay import ReplayResult, replay_session
 
 SESSIONS = (
     (
@@ -77,11 +77,7 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
         for n, lines in enumerate(SESSIONS, 1):
             user_wav = synthesize_user(engines.tts, lines, out_dir / f"session-{n}-user.wav")
             memory = session_memory(store, config, engines, PERSON)
-            try:
-                results.append(replay_file(user_wav, out_dir / f"session-{n}", engines, config, memory=memory))
-            finally:
-                if memory:
-                    memory.end_session()
+            results.append(replay_session(user_wav, out_dir / f"session-{n}", engines, config, memory))
     finally:
         if store:
             store.close()

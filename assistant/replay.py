@@ -82,6 +82,16 @@ def replay_file(path: Path, folder: Path, engines: Engines, config: Config, real
     return ReplayResult(Path(path), folder, records, list(sink.written))
 
 
+def replay_session(path: Path, folder: Path, engines: Engines, config: Config, memory: TurnMemory | None,
+                   realtime: bool = False, options: LoopOptions | None = None) -> ReplayResult:
+    """Replay one recording as one session of memory, which is closed (consolidated) afterwards."""
+    try:
+        return replay_file(path, folder, engines, config, realtime=realtime, memory=memory, options=options)
+    finally:
+        if memory is not None:
+            memory.end_session()
+
+
 def write_transcript(path: Path, records: list[TurnRecord]) -> None:
     lines = []
     for r in records:

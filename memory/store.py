@@ -390,6 +390,18 @@ class MemoryStore:
             self._set_vector(ITEM, person_id, item_id, embedding, _item_meta(entity_id, version, kind == "summary"))
             return vid
 
+    def forget_item(self, person_id: int, item_id: int) -> None:
+        """Delete one memory item, every version of it and its vector (asked for by the person).
+        The raw turns it was made from stay, as all raw turns do."""
+        with self.transaction():
+            row = self._exec("SELECT person_id FROM items WHERE id = ?", (item_id,)).fetchone()
+            if row is None or row[0] != person_id:
+                raise MemoryStoreError(f"person {person_id} has no memory item {item_id}")
+            self._exec("DELETE FROM item_versions WHERE item_id = ?", (item_id,))
+            self._exec("DELETE FROM items WHERE id = ?", (item_id,))
+            self._exec("DELETE FROM item_vec WHERE item_id = ?", (item_id,))
+            self._pending.append((ITEM, person_id, item_id, None, None))
+
     def _write_version(self, item_id: int, previous: int | None, v: dict, now: datetime) -> int:
         vid = self._exec(
             "INSERT INTO item_versions(item_id, previous_id, text, history, current, said_at, happens_at, emotion, "

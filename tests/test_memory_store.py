@@ -160,6 +160,21 @@ def test_item_versions_form_a_chain(store):
     assert store.search(pid, vec(2), 1)[0][0] == item
 
 
+def test_forgetting_an_item_removes_every_version_and_its_vector_and_nothing_else(store):
+    a, b = store.add_person("Dana"), store.add_person("Eli")
+    item, _ = store.add_item(a, None, version("had COVID", 1), vec(1), NOW)
+    store.update_item(item, version("recovered from COVID", 2), vec(2), NOW)
+    keep, _ = store.add_item(a, None, version("walks by the river"), vec(3), NOW)
+    other, _ = store.add_item(b, None, version("Eli's memory"), vec(2), NOW)
+    with pytest.raises(MemoryStoreError):
+        store.forget_item(b, item)  # not Eli's to forget
+    store.forget_item(a, item)
+    assert store.count_items(a) == 1 and store.history(item) == []
+    assert item not in [i for i, _ in store.search(a, vec(2), 5)]
+    assert item not in [i for i, _ in store.search_sql(a, vec(2), 5)]
+    assert [i for i, _ in store.search(b, vec(2), 5)] == [other] and store.current_version(keep) is not None
+
+
 def test_failure_mid_update_keeps_previous_version(store):
     pid = store.add_person("Dana")
     item, _ = store.add_item(pid, None, version("the old memory"), vec(1), NOW)

@@ -170,14 +170,15 @@ async def _replay_of_a_real_recording_fills_the_screen(speech_dir, test_config, 
 
 # -- the memory browser on a real store ------------------------------------------------------------
 
+def vec(seed):
+    v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
 def _store_with_memories(tmp_path):
     from datetime import datetime
 
     from memory import MemoryStore
-
-    def vec(seed):
-        v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
-        return v / np.linalg.norm(v)
 
     now = datetime(2026, 3, 18, 9, 0)
     store = MemoryStore(tmp_path / "hearth.db")
@@ -204,8 +205,7 @@ async def _memory_browser(tmp_path):
     from tui.browser import ConfirmForget, MemoryBrowser
 
     store = _store_with_memories(tmp_path)
-    forgotten = []
-    store.forget_item = lambda person_id, item_id: forgotten.append(item_id)  # the store has no forget yet
+    pid = store.find_person("Dana")
     app = HearthApp(events=sample_items(), now=lambda: SAMPLE_NOW, memory_store=store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("b")
@@ -221,15 +221,19 @@ async def _memory_browser(tmp_path):
         await pilot.press("slash", *"river", "enter")
         await pilot.pause()
         assert [r.text for r in browser.shown] == ["Walks by the river most evenings."]
+        river = browser.shown[0].item_id
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmForget)
         await pilot.press("n")
         await pilot.pause()
-        assert forgotten == [] and app.screen is browser
+        assert store.count_items(pid) == 2 and app.screen is browser
         await pilot.press("d", "y")
         await pilot.pause()
-        assert forgotten == [browser.rows[1].item_id]
+        # forgotten for real: the store no longer has it, nor returns it from a vector search
+        assert store.count_items(pid) == 1
+        assert river not in [i for i, _ in store.search(pid, vec(3), 5)]
+        assert river not in [i for i, _ in store.search_sql(pid, vec(3), 5)]
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, MemoryBrowser)
