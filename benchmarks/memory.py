@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memory import MemoryStore, PersonMemory, open_store  # noqa: E402
-from memory.ranking import block_results, estimate_tokens, memory_block, rank  # noqa: E402
+from memory.ranking import block_results, estimate_tokens, memory_block  # noqa: E402
 from memory.store import ITEM  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"

@@ -122,7 +122,7 @@ CREATE VIRTUAL TABLE persona_vec USING vec0(
 """ + "".join(f"INSERT INTO schemas(name, preset) VALUES ('{name}', 1);\n" for name in PRESET_SCHEMAS)
 
 # Version 2: voiceprints scoped by person inside the vector table, and sessions found by person quickly.
-_V2 = f"""
+_V2 = """
 CREATE INDEX sessions_by_person ON sessions(person_id, id);
 CREATE INDEX voiceprints_by_person ON voiceprints(person_id);
 """

@@ -19,7 +19,7 @@ from .dates import format_date
 from .errors import MemoryStoreError
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
-from .store import PERSONA, MemoryStore
+from .store import MemoryStore
 from .update import Draft, render, rewrite
 
 log = logging.getLogger(__name__)

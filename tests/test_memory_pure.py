@@ -304,7 +304,6 @@ def test_vector_scores_match_score():
 
 
 def test_block_skips_a_line_that_repeats_one_already_in_it():
-    from datetime import datetime
 
     from memory.ranking import _repeats, _word_set
 
@@ -314,7 +313,6 @@ def test_block_skips_a_line_that_repeats_one_already_in_it():
 
 
 def test_a_self_introduction_is_not_a_memory_of_its_own():
-    from datetime import date
 
     from memory.extract import fact_of
 

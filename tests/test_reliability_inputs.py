@@ -9,7 +9,6 @@ that is locked, read-only, damaged, from a newer Hearth, or in a place that cann
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import subprocess
 import sys
