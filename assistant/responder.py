@@ -100,7 +100,6 @@ class Responder:
         # An utterance whose reply had not begun to play when the person went on: it is answered
         # together with what they say next, rather than dropped.
         self._carry: np.ndarray | None = None
-        self._carry_turn = 0
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
 
@@ -139,7 +138,7 @@ class Responder:
                 return None
             if reason == "barge-in" and not job.audio_started:
                 job.cancelled = "continued"
-                self._carry, self._carry_turn = job.audio, job.turn_id
+                self._carry = job.audio
                 self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
                 return None
             job.cancelled = reason
