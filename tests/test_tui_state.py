@@ -266,3 +266,13 @@ def test_level_meter_measures_rms_and_peak():
     assert len(list(meter.frames(source))) == 3
     assert meter.rms == pytest.approx(0.1) and meter.read_peak() == pytest.approx(0.5)
     assert meter.read_peak() == 0.0  # reset by reading
+
+
+def test_a_lost_microphone_shows_in_the_status_line_until_it_is_back():
+    from tui.render import status
+    from tui.state import InputStatus, ViewState, reduce
+
+    lost = reduce(ViewState(), InputStatus("lost", "input device 'USB' lost (stalled); retrying every 1 s"))
+    assert lost.input_lost and "INPUT LOST" in status(lost).plain
+    back = reduce(lost, InputStatus("back", "input device 'USB' back"))
+    assert not back.input_lost and "INPUT LOST" not in status(back).plain

@@ -278,6 +278,8 @@ def status(state: ViewState) -> Text:
     out.append(state.input_name or "-", style="bold")
     out.append(" ")
     out.append(level_meter(0.0 if c.muted else state.level), style="red" if c.muted else "green")
+    if state.input_lost:
+        out.append(" INPUT LOST", style="bold white on red")
     if c.muted:
         out.append(" MUTED", style="bold white on red")
     if c.push_to_talk:

@@ -20,7 +20,7 @@ from audio import FRAME_SECONDS
 from audio.sources import FileSource, Frame
 
 from .gate import FrameGate, LevelMeter
-from .state import EngineProgress, SessionEnded, SessionStarted
+from .state import EngineProgress, InputStatus, SessionEnded, SessionStarted
 
 MODES = ("live", "replay", "demo")
 
@@ -80,7 +80,9 @@ class Session:
             from audio.sinks import SpeakerSink
             from audio.sources import MicSource
 
-            self._mic = MicSource(self.config.input_device or None)
+            # lost/back reach the window through the same queue as everything else (see start())
+            self._mic = MicSource(self.config.input_device or None,
+                                  on_status=lambda state, message: self._post_status(state, message))
             self._speaker = SpeakerSink(self.config.output_device or None)
         elif self.mode == "replay":
             for path in self.files:
@@ -103,7 +105,13 @@ class Session:
 
     # -- on the session thread --------------------------------------------------------------------
 
+    def _post_status(self, state: str, message: str) -> None:
+        post = getattr(self, "_post", None)
+        if post is not None:
+            post(InputStatus(state, message))
+
     def start(self, post: Post) -> None:
+        self._post = post
         self._thread = threading.Thread(target=self._run, args=(post,), name="hearth-session", daemon=True)
         self._thread.start()
 

@@ -49,11 +49,19 @@ class Controls:
 
 
 @dataclass(frozen=True)
+class InputStatus:
+    """The microphone was lost (unplugged, stalled) or is back."""
+
+    state: str  # "lost" | "back"
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class SessionEnded:
     error: str = ""  # one line; empty when the input simply ran out
 
 
-Item = Union[ev.Event, EngineProgress, SessionStarted, InputLevel, Controls, SessionEnded]
+Item = Union[ev.Event, EngineProgress, SessionStarted, InputLevel, InputStatus, Controls, SessionEnded]
 
 
 # -- the state -------------------------------------------------------------------------------------
@@ -104,6 +112,7 @@ class ViewState:
     controls: Controls = field(default_factory=Controls)
     ended: bool = False
     error: str = ""
+    input_lost: str = ""  # why the microphone is gone, while it is
 
     def turn(self, turn_id: int) -> TurnView | None:
         return next((t for t in reversed(self.turns) if t.turn_id == turn_id), None)
@@ -141,6 +150,8 @@ def reduce(state: ViewState, item: Item) -> ViewState:
         return replace(state, started=True, input_name=item.input_name, models=tuple(item.models), note=item.note)
     if isinstance(item, InputLevel):
         return replace(state, level=item.rms)
+    if isinstance(item, InputStatus):
+        return replace(state, input_lost=item.message if item.state == "lost" else "")
     if isinstance(item, Controls):
         return replace(state, controls=item)
     if isinstance(item, SessionEnded):
