@@ -50,6 +50,8 @@ class Recaller:
         self._alias_re = None
         self._pool: Pool | None = None
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        # the shortlists prepare() computed for its text, reused when recall() gets the same words
+        self._shortlists: tuple[tuple, dict[str, list]] | None = None
         self._lock = threading.Lock()   # guards the caches above; never held across SQL or a model call
 
     def invalidate(self) -> None:
@@ -57,6 +59,7 @@ class Recaller:
         with self._lock:
             self._known = None
             self._pool = None
+            self._shortlists = None
 
     def forget_queries(self) -> None:
         """Drop the cached query vectors (a truly cold recall, for benchmarks)."""
@@ -134,14 +137,29 @@ class Recaller:
                 self._vectors.popitem(last=False)
         return v
 
-    def prepare(self, partial_text: str) -> Pool:
-        """Match and expand the pool for the partial transcript, and embed it (off the critical path)."""
+    def prepare(self, partial_text: str, now: datetime | None = None, k: int = 12) -> Pool:
+        """Match and expand the pool for the partial transcript, embed it, and score the rows for it
+        (off the critical path): if the person's last words add nothing, recall only reads the rows."""
         matched = self.match(partial_text)
         pool = Pool(frozenset(matched.items()), matched)
         with self._lock:
             self._pool = pool
-        self.vector(partial_text)
+        q = self.vector(partial_text)
+        if now is not None:
+            key = self._shortlist_key(partial_text, now, k)
+            lists = {kind: self._shortlist(kind, q, matched, day_number(now), key[-1], want)
+                     for kind, want in self._wants(k)}
+            with self._lock:
+                self._shortlists = (key, lists)
         return pool
+
+    @staticmethod
+    def _wants(k: int) -> tuple[tuple[str, int], ...]:
+        return ((ITEM, SHORTLIST * k), (PERSONA, 4))
+
+    def _shortlist_key(self, text: str, now: datetime, k: int) -> tuple:
+        affect = detect_affect(text)
+        return (_norm(text), self.store.generation, int(day_number(now)), k, affect.valence if affect else None)
 
     # -- ranking -----------------------------------------------------------------------------------
 
@@ -149,12 +167,15 @@ class Recaller:
                pool: Pool | None = None) -> list[Result]:
         matched = self.match(query) if pool is None else pool.match
         q = self.vector(query) if query_vector is None else np.asarray(query_vector, dtype=np.float32)
-        affect = detect_affect(query)
-        valence = affect.valence if affect else None
+        key = self._shortlist_key(query, now, k)
+        valence = key[-1]
         now_day = day_number(now)
+        with self._lock:
+            prepared = self._shortlists[1] if self._shortlists and self._shortlists[0] == key and pool is None \
+                else None
         candidates: list[Candidate] = []
-        for kind, want in ((ITEM, SHORTLIST * k), (PERSONA, 4)):
-            picked = self._shortlist(kind, q, matched, now_day, valence, want)
+        for kind, want in self._wants(k):
+            picked = prepared[kind] if prepared else self._shortlist(kind, q, matched, now_day, valence, want)
             if not picked:
                 continue
             sims = {key: (sim, w) for key, sim, w in picked}

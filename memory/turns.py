@@ -58,7 +58,7 @@ class PersonMemory:
 
     def prepare(self, partial_text: str) -> None:
         if partial_text.strip():
-            self.recaller.prepare(partial_text)
+            self.recaller.prepare(partial_text, self.clock(), self.k)
 
     def results(self, text: str, k: int | None = None) -> list[Result]:
         if not text.strip():

@@ -104,6 +104,20 @@ def test_prepare_builds_the_pool_used_by_recall(setup):
     assert any("nurse" in r["text"] for r in rows)
 
 
+def test_recall_after_preparing_the_same_words_ranks_exactly_as_a_fresh_recall(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    for text in ("We adopted a beagle puppy called Biscuit.", "I work as a nurse at St. Mary's hospital.",
+                 "My sister Anna is getting married in June.", "Biscuit hurt his paw at the park."):
+        pm.remember(text, "ok")
+    fresh = [(r.candidate.id, round(r.score, 6)) for r in pm.results("How is Biscuit doing?")]
+    pm.prepare("How is Biscuit doing?")
+    prepared = [(r.candidate.id, round(r.score, 6)) for r in pm.results("How is Biscuit doing?")]
+    assert prepared == fresh
+    pm.remember("Biscuit is fully healed now.", "great")  # a write: the prepared scores are stale
+    assert any("healed" in r.candidate.text for r in pm.results("How is Biscuit doing?"))
+
+
 def test_fallback_when_nothing_matches(setup):
     store, clock = setup
     pm = memory_for(store, clock)
