@@ -191,8 +191,9 @@ class TurnLoop:
         guard = self.config.echo_guard
         if planner.replying is None or not self.sink.playing or guard == "off":
             return self.config.vad_threshold
-        return 1.01 if guard == "mute" else max(self.options.echo_threshold,
-                                                                  self.config.vad_threshold)
+        if guard == "mute":
+            return 1.01  # above any probability: half-duplex, the mic is ignored while Hearth talks
+        return max(self.options.echo_threshold, self.config.vad_threshold)
 
     def _announce(self, step, heard, turn_id: int, listener: Listener) -> None:
         signal = step.signal
