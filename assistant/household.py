@@ -17,7 +17,8 @@ from typing import Callable
 import numpy as np
 
 from memory import MemoryStore
-from memory.speakers import EnrolmentDialog, SpeakerBook
+from memory.enrolment import EnrolmentDialog
+from memory.speakers import SpeakerBook
 
 from .config import Config
 from .remembering import LoopMemory

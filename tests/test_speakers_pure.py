@@ -8,7 +8,7 @@ import pytest
 from audio.voiceprint import (ANCHORS, MAX_VOICEPRINTS, REDUNDANT, VOICE_DIM, Identification, VoiceprintError,
                               check_embedding, cosine, decide, person_scores, prune_order, refresh_slot,
                               should_refresh)
-from memory.speakers import DialogStep, EnrolmentDialog, enrolment_intent, is_no, is_yes
+from memory.enrolment import DialogStep, EnrolmentDialog, enrolment_intent, is_no, is_yes
 
 
 def unit(seed: int) -> np.ndarray:
