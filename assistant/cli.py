@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(live)
     replay = sub.add_parser("replay", help="replay recordings through the loop")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    replay.add_argument("--out", type=Path, help="folder for replies, transcripts and events (required without the window)")
+    replay.add_argument("--out", type=Path, help="folder for replies, transcripts and events (default: the cache folder)")
     replay.add_argument("--realtime", action="store_true", help="pace the audio as it was recorded")
     _common(replay)
     demo = sub.add_parser("demo", help="a scripted conversation, no audio devices needed")
@@ -155,8 +155,8 @@ def run_replay(args, config) -> int:
         from tui.app import run_tui
 
         return run_tui(config, "replay", args.files, out=args.out, make_memory=_tui_memory(config))
-    if args.out is None:
-        raise HearthError("replay needs --out DIR for its replies, transcripts and events")
+    if args.out is None:  # `hearth --replay FILE` in a pipe: the cache folder, said at the end
+        args.out = config.cache_path / "replay"
     engines = _load(config)
     store = open_memory_store(config, engines)
     used: set[str] = set()
@@ -170,6 +170,7 @@ def run_replay(args, config) -> int:
         if store:
             store.close()
     print_table(results)
+    print(f"replies, transcripts and events in {args.out}")
     return 0
 
 
