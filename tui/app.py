@@ -149,7 +149,10 @@ class HearthApp(App):
         if isinstance(self.screen, MemoryBrowser):
             self.pop_screen()
             return
-        self.push_screen(MemoryBrowser(self.memory_store, person=self.state.speaker, now=self.now))
+        memory = getattr(self.session, "memory", None)  # the loop's memory, once the models are loaded
+        store = self.memory_store or getattr(memory, "store", None)
+        person = self.state.speaker or getattr(memory, "person_name", None)
+        self.push_screen(MemoryBrowser(store, person=person, now=self.now))
 
     async def action_quit(self) -> None:
         if self.session is not None:

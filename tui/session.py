@@ -66,6 +66,7 @@ class Session:
         self.config, self.mode, self.files = config, mode, [Path(f) for f in files]
         self.out = Path(out) if out else None
         self.make_memory = make_memory
+        self.memory = None  # the loop's memory once the engines are loaded (its store feeds the browser)
         self.gate = FrameGate()
         self.meter = LevelMeter()
         self.error: BaseException | None = None
@@ -131,7 +132,7 @@ class Session:
                 log = EventLog(self.out / "events.jsonl")
                 bus.subscribe(log)
             bus.subscribe(post)
-            memory = self.make_memory(self.engines) if self.make_memory else None
+            memory = self.memory = self.make_memory(self.engines) if self.make_memory else None
             post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
             from assistant.loop import TurnLoop
 
