@@ -10,7 +10,7 @@ can enrol by voice: "my name is Priya" → "Shall I remember your voice as Priya
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Callable
 
@@ -85,7 +85,12 @@ class Household:
         if speaker.embedding is not None and step.handled:
             self._dialog_voices.append(speaker.embedding)
         if step.enrol:
-            self.book.claim(step.enrol, self._dialog_voices or [speaker.embedding], person_id=guest)
+            voices = self._dialog_voices or ([speaker.embedding] if speaker.embedding is not None else [])
+            if voices:
+                self.book.claim(step.enrol, voices, person_id=guest)
+            else:  # every utterance of the dialog was too short to learn a voice from
+                step = replace(step, say="I didn't hear enough of your voice to remember it. "
+                                         "Tell me your name again in a full sentence?", enrol=None)
             self._dialog_voices = []
         elif not step.handled:
             self._dialog_voices = []

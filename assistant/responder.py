@@ -219,6 +219,12 @@ class Responder:
                     self._answer(job)
             except JobCancelled:
                 self._after_cancel(job, time.thread_time() - cpu)
+            except Exception as exc:  # one bad turn must not silence Hearth for the rest of the session
+                log.error("turn %s failed (%s)", job.turn_id, type(exc).__name__)
+                log.debug("turn %s failed", job.turn_id, exc_info=True)
+                if job.released:
+                    self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(),
+                                                  reason=f"failed: {type(exc).__name__}"))
             finally:
                 job.done.set()
                 with self._lock:
