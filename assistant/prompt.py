@@ -12,14 +12,25 @@ SYSTEM_PROMPT = (
 
 @dataclass
 class History:
-    """The session's recent turns, newest last. Only what was actually spoken is kept."""
+    """The session's recent turns, newest last. Only what was actually spoken is kept.
+
+    The history is the cached prefix of every prompt, so it changes at its start as rarely as
+    possible: when it outgrows max_turns, the older half goes at once (a window sliding by one turn
+    would make llama.cpp evaluate the whole history again on every turn). Replies are kept to
+    their first words; what matters for the next turn is the gist.
+    """
 
     max_turns: int = 6
+    max_reply_words: int = 40
     turns: list[tuple[str, str]] = field(default_factory=list)  # (user text, assistant text)
 
     def add(self, user: str, assistant: str) -> None:
+        words = assistant.split()
+        if len(words) > self.max_reply_words:
+            assistant = " ".join(words[: self.max_reply_words]) + "…"
         self.turns.append((user, assistant))
-        del self.turns[: -self.max_turns or None]
+        if len(self.turns) > self.max_turns:
+            del self.turns[: len(self.turns) - max(1, self.max_turns // 2)]
 
 
 def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:

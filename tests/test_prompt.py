@@ -14,9 +14,26 @@ def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
 
 
 def test_no_memory_no_notes_and_history_is_bounded():
-    history = History(max_turns=2)
+    history = History(max_turns=4)
     for n in range(5):
         history.add(f"q{n}", f"a{n}")
     messages = build_messages("hi", history, "", speaker="Dana")
     assert [m["content"] for m in messages[1:]] == ["q3", "a3", "q4", "a4", "hi"]
     assert "Dana" in messages[0]["content"]
+
+
+def test_the_history_prefix_stays_put_between_trims():
+    history = History(max_turns=6)
+    starts = []
+    for n in range(14):
+        history.add(f"q{n}", f"a{n}")
+        starts.append(history.turns[0][0])
+    # the oldest kept turn (the start of every prompt after the system prompt) changes only now and then
+    changes = sum(a != b for a, b in zip(starts, starts[1:]))
+    assert changes <= 3 and len(history.turns) <= 6
+
+
+def test_long_replies_are_kept_to_their_first_words():
+    history = History(max_reply_words=5)
+    history.add("q", "one two three four five six seven")
+    assert history.turns[0][1] == "one two three four five…"

