@@ -26,12 +26,10 @@ class PartialTranscriber:
         self._busy = threading.Event()
         self._last_start = -1e9
         self._turn = 0
-        self.latest: tuple[int, str] = (0, "")
 
     def reset(self, turn_id: int) -> None:
         self._turn = turn_id
         self._last_start = self._clock.now()  # the first partial comes one interval into speech
-        self.latest = (turn_id, "")
 
     def offer(self, turn_id: int, audio: Callable[[], np.ndarray]) -> None:
         """Called for every frame in speech; starts a transcription when one is due and none is running."""
@@ -46,7 +44,6 @@ class PartialTranscriber:
         try:
             text = self._transcribe(samples)
             if text and turn_id == self._turn:
-                self.latest = (turn_id, text)
                 self._emit(ev.PartialTranscript(turn_id, self._clock.now(), text=text))
                 self._on_text(turn_id, text)
         finally:

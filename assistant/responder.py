@@ -96,7 +96,6 @@ class Responder:
         self._jobs: dict[int, Job] = {}
         self._queue: queue.Queue[Job | None] = queue.Queue()
         self.finished: queue.Queue[int] = queue.Queue()  # job ids, read by the loop
-        self.wasted_cpu_seconds = 0.0
         # An utterance whose reply had not begun to play when the person went on: it is answered
         # together with what they say next, rather than dropped.
         self._carry: np.ndarray | None = None
@@ -238,8 +237,7 @@ class Responder:
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
             if job.memory_turn is not None:
                 job.memory.finish_turn(job.memory_turn, spoken)
-        elif not job.released or job.cancelled == "continued":
-            self.wasted_cpu_seconds += cpu_seconds
+        elif not job.released or job.cancelled == "continued":  # thrown-away work, counted from the event
             self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
                                                  reason=job.cancelled))
 
