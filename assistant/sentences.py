@@ -11,16 +11,20 @@ _ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "e.g.", "i.e.", "etc.", "v
 MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
 
 
+def _sentence_ends(buffer: str) -> Iterator[int]:
+    """Positions just past each real end mark of buffer (not an abbreviation, decimal or initial)."""
+    for m in _END.finditer(buffer):
+        words = buffer[: m.end()].split()
+        if words and words[-1].lower() not in _ABBREVIATIONS and not _is_decimal_or_initial(buffer, m.start()):
+            yield m.end()
+
+
 def split_complete(buffer: str) -> tuple[list[str], str]:
     """Complete sentences at the front of buffer, and the unfinished rest."""
     sentences: list[str] = []
     start = 0
-    for m in _END.finditer(buffer):
-        end = m.end()
+    for end in _sentence_ends(buffer):
         candidate = buffer[start:end].strip()
-        last_word = candidate.split()[-1].lower() if candidate.split() else ""
-        if last_word in _ABBREVIATIONS or _is_decimal_or_initial(buffer, m.start()):
-            continue
         if len(candidate) < MIN_CHARS:
             continue
         sentences.append(candidate)
@@ -31,15 +35,6 @@ def split_complete(buffer: str) -> tuple[list[str], str]:
         *done, rest = rest.split("\n")
         sentences.extend(s.strip() for s in done if s.strip())
     return sentences, rest
-
-
-def _first_sentence_end(buffer: str) -> int | None:
-    """Where the first real sentence of buffer ends (past its end mark), if it has ended."""
-    for m in _END.finditer(buffer):
-        words = buffer[: m.end()].split()
-        if words and words[-1].lower() not in _ABBREVIATIONS and not _is_decimal_or_initial(buffer, m.start()):
-            return m.end()
-    return None
 
 
 def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
@@ -64,7 +59,7 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
         if first:
             # the very first piece goes out as soon as it is a clause or a sentence, however short
             # ("Sure!"): saying something early matters more than even phrasing
-            end = _first_sentence_end(buffer)
+            end = next(_sentence_ends(buffer), None)
             head, sep, tail = buffer.partition(", ")
             if sep and len(head.split()) >= first_clause_words and (end is None or end > len(head)):
                 yield head + ","

@@ -305,6 +305,38 @@ def synth(store: MemoryStore, pid: int, n: int, entities: int = 200, seed: int =
         store.bulk_vectors(ITEM, pid, chunk, v)
 
 
+def measure_recall(store: MemoryStore, pid: int, embedder) -> dict:
+    """Recall latency for one person: after prepare (the partial equals the final words), cold (entities,
+    edges and the query embedding from scratch), the query embedding alone and sqlite-vec's KNN."""
+    pm = PersonMemory(store, pid, clock=lambda: datetime(2026, 2, 1))
+    for q in QUERIES[:3]:
+        pm.results(q)  # warm up torch and caches
+    queries = [f"{q} thing{i % 200}" if i % 2 else q for i, q in enumerate(QUERIES * 3)]
+    cold, warm, sqlvec, embed = [], [], [], []
+    for q in queries:
+        pm.recaller.invalidate()
+        pm.recaller.forget_queries()
+        t0 = time.perf_counter()
+        pm.results(q)
+        cold.append(time.perf_counter() - t0)
+        pm.prepare(q[: len(q) // 2])
+        pm.prepare(q)
+        t0 = time.perf_counter()
+        pm.results(q)
+        warm.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        qv = embedder.embed_one(q)
+        embed.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        store.search_sql(pid, qv, 10)
+        sqlvec.append(time.perf_counter() - t0)
+    ms = lambda xs, p: 1000 * float(np.percentile(xs, p))  # noqa: E731
+    return {"after_prepare_ms": {"p50": ms(warm, 50), "p95": ms(warm, 95)},
+            "cold_ms": {"p50": ms(cold, 50), "p95": ms(cold, 95)},
+            "query_embedding_ms": {"p50": ms(embed, 50)},
+            "sqlite_vec_knn_ms": {"p50": ms(sqlvec, 50), "p95": ms(sqlvec, 95)}}
+
+
 def run_scale(embedder, sizes: list[int]) -> dict:
     out = {}
     for n in sizes:
@@ -321,34 +353,7 @@ def run_scale(embedder, sizes: list[int]) -> dict:
             t0 = time.perf_counter()
             store.matrix(pid, ITEM)
             load_s = time.perf_counter() - t0
-            pm = PersonMemory(store, pid, clock=lambda: datetime(2026, 2, 1))
-            for q in QUERIES[:3]:
-                pm.results(q)  # warm up torch and caches
-            queries = [f"{q} thing{i % 200}" if i % 2 else q for i, q in enumerate(QUERIES * 3)]
-            cold, warm, sqlvec, embed = [], [], [], []
-            for q in queries:
-                pm.recaller.invalidate()
-                pm.recaller.forget_queries()  # cold: entities, edges and the query embedding all from scratch
-                t0 = time.perf_counter()
-                pm.results(q)
-                cold.append(time.perf_counter() - t0)
-                pm.prepare(q[: len(q) // 2])
-                pm.prepare(q)
-                t0 = time.perf_counter()
-                pm.results(q)
-                warm.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                qv = embedder.embed_one(q)
-                embed.append(time.perf_counter() - t0)
-                t0 = time.perf_counter()
-                store.search_sql(pid, qv, 10)
-                sqlvec.append(time.perf_counter() - t0)
-            ms = lambda xs, p: 1000 * float(np.percentile(xs, p))  # noqa: E731
-            out[n] = {"insert_s": insert_s, "matrix_load_s": load_s,
-                      "after_prepare_ms": {"p50": ms(warm, 50), "p95": ms(warm, 95)},
-                      "cold_ms": {"p50": ms(cold, 50), "p95": ms(cold, 95)},
-                      "query_embedding_ms": {"p50": ms(embed, 50)},
-                      "sqlite_vec_knn_ms": {"p50": ms(sqlvec, 50), "p95": ms(sqlvec, 95)}}
+            out[n] = {"insert_s": insert_s, "matrix_load_s": load_s, **measure_recall(store, pid, embedder)}
             store.close()
     return out
 

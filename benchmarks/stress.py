@@ -446,7 +446,24 @@ def _p50(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def _progress(started: float, audio_seconds: float, say, every: int = 25):
+    """A line every `every` replies, so an hour-long run shows it is alive and how it is going."""
+    from assistant import events as ev
+
+    replies = 0
+
+    def on_event(event) -> None:
+        nonlocal replies
+        if isinstance(event, ev.ReplyDone):
+            replies += 1
+            if replies % every == 0:
+                say(f"soak: {replies} replies, audio {event.t / 60:.1f} of {audio_seconds / 60:.0f} min, "
+                    f"wall {(time.monotonic() - started) / 60:.1f} min, RSS {rss_mb():.0f} MB")
+    return on_event
+
+
 def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None) -> SoakReport:
+    from assistant import events as ev
     from assistant.config import Config
     from assistant.engines import load_engines
     from assistant.household import Household
@@ -464,8 +481,11 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     household = Household(store, config, engines)
     sampler = RssSampler(every=5.0)
     started = time.monotonic()
+    bus = ev.EventBus()
+    bus.subscribe(_progress(started, recording.seconds, say))
     try:
-        result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household)
+        result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household,
+                             bus=bus)
     finally:
         household.end_session()
         store.close()

@@ -83,12 +83,12 @@ class SpeakerBook:
     # -- reading ------------------------------------------------------------------------------
 
     def _sql(self, sql: str, params: tuple = ()):
-        return self.store._exec(sql, params)
+        return self.store.execute(sql, params)
 
     def _load(self) -> dict[int, tuple[list[int], np.ndarray]]:
         if self._prints is None:
             try:
-                rows = self.store._rows(
+                rows = self.store.rows(
                     "SELECT v.id, v.person_id, vv.embedding FROM voiceprints v "
                     "LEFT JOIN voiceprint_vec vv ON vv.voiceprint_id = v.id ORDER BY v.person_id, v.id")
             except MemoryStoreError as exc:
@@ -149,7 +149,7 @@ class SpeakerBook:
         pid = self.store.find_person(text)
         if pid is not None:
             return pid
-        rows = self.store._rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (text,))
+        rows = self.store.rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (text,))
         if len(rows) == 1:
             return rows[0][0]
         if len(rows) > 1:
@@ -160,7 +160,7 @@ class SpeakerBook:
         raise SpeakerBookError(f"nobody called {text!r} is known (see `hearth people list`)")
 
     def list_people(self) -> list[PersonSummary]:
-        rows = self.store._rows(
+        rows = self.store.rows(
             "SELECT p.id, p.name, p.provisional, p.created, "
             "(SELECT count(*) FROM voiceprints v WHERE v.person_id = p.id), "
             "(SELECT count(*) FROM turns t WHERE t.person_id = p.id AND t.role = 'user'), "
@@ -172,7 +172,7 @@ class SpeakerBook:
     # -- writing voiceprints ------------------------------------------------------------------
 
     def _name_free(self, name: str, except_id: int | None = None) -> None:
-        rows = self.store._rows("SELECT id, name FROM people WHERE lower(name) = lower(?)", (name,))
+        rows = self.store.rows("SELECT id, name FROM people WHERE lower(name) = lower(?)", (name,))
         taken = [r[1] for r in rows if r[0] != except_id]
         if taken:
             raise SpeakerBookError(f"someone is already called {taken[0]!r}; merge the two instead "
@@ -187,7 +187,7 @@ class SpeakerBook:
         with self.store.transaction():
             pid = self.store.find_person(name)
             if pid is None:
-                rows = self.store._rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (name,))
+                rows = self.store.rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (name,))
                 pid = rows[0][0] if rows else self.store.add_person(name, provisional=False, now=self.clock())
             elif self.store.person(pid)["provisional"]:
                 self._sql("UPDATE people SET provisional = 0 WHERE id = ?", (pid,))
@@ -274,7 +274,7 @@ class SpeakerBook:
         return pid
 
     def _next_guest_name(self) -> str:
-        taken = {r[0] for r in self.store._rows("SELECT name FROM people WHERE name LIKE ?", (f"{GUEST} %",))}
+        taken = {r[0] for r in self.store.rows("SELECT name FROM people WHERE name LIKE ?", (f"{GUEST} %",))}
         n = 1
         while f"{GUEST} {n}" in taken:
             n += 1
@@ -321,13 +321,13 @@ class SpeakerBook:
 
     def _person_tables(self) -> tuple[list[str], list[str]]:
         """(ordinary tables, vec0 tables) with a person_id column, found in the file itself."""
-        virtual = {r[0] for r in self.store._rows(
+        virtual = {r[0] for r in self.store.rows(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")}
         plain, vec = [], []
-        for (table,) in self.store._rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+        for (table,) in self.store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
             if table == "people" or any(table.startswith(v + "_") for v in virtual):
                 continue
-            cols = [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]
+            cols = [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]
             if "person_id" in cols:
                 (vec if table in virtual else plain).append(table)
         return plain, vec
@@ -358,7 +358,7 @@ class SpeakerBook:
                     moved[table] = self._sql(f"UPDATE {table} SET person_id = ? WHERE person_id = ?",
                                              (keep, remove)).rowcount
             for table in vec:  # sqlite-vec cannot update a partition key: delete and insert again
-                cols = [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]
+                cols = [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]
                 rows = self._sql(f"SELECT {', '.join(cols)} FROM {table} WHERE person_id = ?", (remove,)).fetchall()
                 self._sql(f"DELETE FROM {table} WHERE person_id = ?", (remove,))
                 at = cols.index("person_id")
@@ -376,9 +376,9 @@ class SpeakerBook:
 
     def _tables_with(self, column: str) -> list[str]:
         out = []
-        for (table,) in self.store._rows("SELECT name FROM sqlite_master WHERE type = 'table' "
+        for (table,) in self.store.rows("SELECT name FROM sqlite_master WHERE type = 'table' "
                                          "AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"):
-            if column in [r[1] for r in self.store._rows(f"PRAGMA table_info({table})")]:
+            if column in [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]:
                 out.append(table)
         return out
 

@@ -116,7 +116,7 @@ class MemoryStore:
         with self._lock:
             outer = self._depth == 0
             if outer:
-                self._exec("BEGIN IMMEDIATE")
+                self.execute("BEGIN IMMEDIATE")
             self._depth += 1
             try:
                 yield self
@@ -129,12 +129,14 @@ class MemoryStore:
                 raise
             self._depth -= 1
             if outer:
-                self._exec("COMMIT")
+                self.execute("COMMIT")
                 for op in self._pending:
                     self._apply(*op)
                 self._pending.clear()
 
-    def _exec(self, sql: str, params: tuple = ()):
+    def execute(self, sql: str, params: tuple = ()):
+        """One statement; a database error becomes a one-line MemoryStoreError. Callers that write
+        hold `transaction()` (the speaker book keeps its own SQL and uses this)."""
         try:
             return self.conn.execute(sql, params)
         except self._sqlite.Error as exc:
@@ -144,53 +146,54 @@ class MemoryStore:
                                        "nothing was written") from None
             raise MemoryStoreError(f"memory store error ({msg})") from None
 
-    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """All rows of one query, read under the store's lock."""
         with self._lock:
-            return self._exec(sql, params).fetchall()
+            return self.execute(sql, params).fetchall()
 
     # -- people, voiceprints, sessions, turns --------------------------------------------------
 
     def add_person(self, name: str, provisional: bool = False, now: datetime | None = None) -> int:
         with self.transaction():
-            cur = self._exec("INSERT INTO people(name, provisional, created) VALUES (?, ?, ?)",
+            cur = self.execute("INSERT INTO people(name, provisional, created) VALUES (?, ?, ?)",
                              (name, int(provisional), _ts(now or datetime.now())))
             return cur.lastrowid
 
     def person(self, person_id: int) -> dict | None:
-        rows = self._rows("SELECT id, name, provisional, created FROM people WHERE id = ?", (person_id,))
+        rows = self.rows("SELECT id, name, provisional, created FROM people WHERE id = ?", (person_id,))
         return dict(zip(("id", "name", "provisional", "created"), rows[0])) if rows else None
 
     def find_person(self, name: str) -> int | None:
-        rows = self._rows("SELECT id FROM people WHERE name = ? ORDER BY id LIMIT 1", (name,))
+        rows = self.rows("SELECT id FROM people WHERE name = ? ORDER BY id LIMIT 1", (name,))
         return rows[0][0] if rows else None
 
     def add_voiceprint(self, person_id: int, embedding: np.ndarray, now: datetime | None = None) -> int:
         with self.transaction():
-            vid = self._exec("INSERT INTO voiceprints(person_id, created) VALUES (?, ?)",
+            vid = self.execute("INSERT INTO voiceprints(person_id, created) VALUES (?, ?)",
                              (person_id, _ts(now or datetime.now()))).lastrowid
-            self._exec("INSERT INTO voiceprint_vec(voiceprint_id, embedding) VALUES (?, ?)",
+            self.execute("INSERT INTO voiceprint_vec(voiceprint_id, embedding) VALUES (?, ?)",
                        (vid, _blob(embedding, VOICE_DIM)))
             return vid
 
     def match_voiceprint(self, embedding: np.ndarray, k: int = 3) -> list[tuple[int, float]]:
         """(person_id, cosine distance) of the nearest voiceprints, nearest first."""
-        rows = self._rows("SELECT v.person_id, m.distance FROM (SELECT voiceprint_id, distance FROM voiceprint_vec "
+        rows = self.rows("SELECT v.person_id, m.distance FROM (SELECT voiceprint_id, distance FROM voiceprint_vec "
                           "WHERE embedding MATCH ? AND k = ?) m JOIN voiceprints v ON v.id = m.voiceprint_id "
                           "ORDER BY m.distance", (_blob(embedding, VOICE_DIM), k))
         return [(int(p), float(d)) for p, d in rows]
 
     def start_session(self, person_id: int, started: datetime) -> int:
         with self.transaction():
-            return self._exec("INSERT INTO sessions(person_id, started) VALUES (?, ?)",
+            return self.execute("INSERT INTO sessions(person_id, started) VALUES (?, ?)",
                               (person_id, _ts(started))).lastrowid
 
     def end_session(self, session_id: int, ended: datetime) -> None:
         with self.transaction():
-            self._exec("UPDATE sessions SET ended = ? WHERE id = ?", (_ts(ended), session_id))
+            self.execute("UPDATE sessions SET ended = ? WHERE id = ?", (_ts(ended), session_id))
 
     def add_turn(self, person_id: int, session_id: int, role: str, text: str, said_at: datetime) -> int:
         with self.transaction():
-            return self._exec("INSERT INTO turns(person_id, session_id, role, text, said_at) VALUES (?, ?, ?, ?, ?)",
+            return self.execute("INSERT INTO turns(person_id, session_id, role, text, said_at) VALUES (?, ?, ?, ?, ?)",
                               (person_id, session_id, role, text, _ts(said_at))).lastrowid
 
     def turns(self, person_id: int, session_id: int | None = None) -> list[dict]:
@@ -199,13 +202,13 @@ class MemoryStore:
         if session_id is not None:
             sql += " AND session_id = ?"
             params += (session_id,)
-        rows = self._rows(sql + " ORDER BY id", params)
+        rows = self.rows(sql + " ORDER BY id", params)
         return [dict(zip(("id", "session_id", "role", "text", "said_at"), r)) for r in rows]
 
     # -- schemas, entities, edges --------------------------------------------------------------
 
     def _load_schemas(self) -> None:
-        self._schemas = {name: sid for sid, name in self._rows("SELECT id, name FROM schemas")}
+        self._schemas = {name: sid for sid, name in self.rows("SELECT id, name FROM schemas")}
 
     def schemas(self) -> list[str]:
         return list(self._schemas)
@@ -214,34 +217,34 @@ class MemoryStore:
         name = name.strip().lower()
         if name not in self._schemas:
             with self.transaction():
-                self._exec("INSERT OR IGNORE INTO schemas(name) VALUES (?)", (name,))
-                self._schemas[name] = self._exec("SELECT id FROM schemas WHERE name = ?", (name,)).fetchone()[0]
+                self.execute("INSERT OR IGNORE INTO schemas(name) VALUES (?)", (name,))
+                self._schemas[name] = self.execute("SELECT id FROM schemas WHERE name = ?", (name,)).fetchone()[0]
         return self._schemas[name]
 
     def entities(self, person_id: int) -> list[Entity]:
-        rows = self._rows("SELECT e.id, e.person_id, e.name, s.name, e.aliases, e.last_seen FROM entities e "
+        rows = self.rows("SELECT e.id, e.person_id, e.name, s.name, e.aliases, e.last_seen FROM entities e "
                           "JOIN schemas s ON s.id = e.schema_id WHERE e.person_id = ? ORDER BY e.id", (person_id,))
         return [Entity(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
     def add_entity(self, person_id: int, name: str, schema: str, aliases: list[str], now: datetime) -> int:
         sid = self.schema_id(schema)
         with self.transaction():
-            row = self._exec("SELECT id, aliases FROM entities WHERE person_id = ? AND name = ?",
+            row = self.execute("SELECT id, aliases FROM entities WHERE person_id = ? AND name = ?",
                              (person_id, name)).fetchone()
             if row:
                 merged = sorted(set(json.loads(row[1])) | set(aliases))
-                self._exec("UPDATE entities SET aliases = ?, last_seen = ? WHERE id = ?",
+                self.execute("UPDATE entities SET aliases = ?, last_seen = ? WHERE id = ?",
                            (json.dumps(merged), _ts(now), row[0]))
                 return row[0]
-            return self._exec("INSERT INTO entities(person_id, schema_id, name, aliases, created, last_seen) "
+            return self.execute("INSERT INTO entities(person_id, schema_id, name, aliases, created, last_seen) "
                               "VALUES (?, ?, ?, ?, ?, ?)",
                               (person_id, sid, name, json.dumps(sorted(set(aliases))), _ts(now), _ts(now))).lastrowid
 
     def touch_entity(self, entity_id: int, aliases: list[str], now: datetime) -> None:
         with self.transaction():
-            row = self._exec("SELECT aliases FROM entities WHERE id = ?", (entity_id,)).fetchone()
+            row = self.execute("SELECT aliases FROM entities WHERE id = ?", (entity_id,)).fetchone()
             merged = sorted(set(json.loads(row[0])) | set(aliases))
-            self._exec("UPDATE entities SET aliases = ?, last_seen = ? WHERE id = ?",
+            self.execute("UPDATE entities SET aliases = ?, last_seen = ? WHERE id = ?",
                        (json.dumps(merged), _ts(now), entity_id))
 
     def add_edge(self, person_id: int, a: int, b: int, kind: str, weight: float = 1.0) -> None:
@@ -249,20 +252,20 @@ class MemoryStore:
             return
         a, b = min(a, b), max(a, b)
         with self.transaction():
-            self._exec("INSERT INTO edges(person_id, a, b, kind, weight) VALUES (?, ?, ?, ?, ?) "
+            self.execute("INSERT INTO edges(person_id, a, b, kind, weight) VALUES (?, ?, ?, ?, ?) "
                        "ON CONFLICT(a, b, kind) DO UPDATE SET weight = weight + excluded.weight",
                        (person_id, a, b, kind, weight))
 
     def edges(self, person_id: int) -> list[tuple[int, int, str]]:
         """Every edge of the person's entity graph: (a, b, 'strong' | 'weak')."""
-        return [(a, b, k) for a, b, k in self._rows("SELECT a, b, kind FROM edges WHERE person_id = ?", (person_id,))]
+        return [(a, b, k) for a, b, k in self.rows("SELECT a, b, kind FROM edges WHERE person_id = ?", (person_id,))]
 
     def neighbours(self, person_id: int, entity_ids: list[int]) -> dict[int, str]:
         """One hop along edges: entity id -> 'strong' or 'weak' (strong wins)."""
         if not entity_ids:
             return {}
         marks = ",".join("?" * len(entity_ids))
-        rows = self._rows(f"SELECT a, b, kind FROM edges WHERE person_id = ? AND (a IN ({marks}) OR b IN ({marks}))",
+        rows = self.rows(f"SELECT a, b, kind FROM edges WHERE person_id = ? AND (a IN ({marks}) OR b IN ({marks}))",
                           (person_id, *entity_ids, *entity_ids))
         found: dict[int, str] = {}
         seeds = set(entity_ids)
@@ -278,7 +281,7 @@ class MemoryStore:
                  now: datetime, kind: str = "summary") -> tuple[int, int]:
         """A new item with its first version; returns (item_id, version_id). kind: 'fact' or 'summary'."""
         with self.transaction():
-            item_id = self._exec("INSERT INTO items(person_id, entity_id, created, updated, kind) VALUES (?, ?, ?, ?, ?)",
+            item_id = self.execute("INSERT INTO items(person_id, entity_id, created, updated, kind) VALUES (?, ?, ?, ?, ?)",
                                  (person_id, entity_id, _ts(now), _ts(now), kind)).lastrowid
             vid = self._write_version(item_id, None, version, now)
             self._set_vector(ITEM, person_id, item_id, embedding,
@@ -288,7 +291,7 @@ class MemoryStore:
     def update_item(self, item_id: int, version: dict, embedding: np.ndarray, now: datetime) -> int:
         """A new version of an item, linked to the one it replaces; the old version stays."""
         with self.transaction():
-            row = self._exec("SELECT person_id, current_version, entity_id, kind FROM items WHERE id = ?",
+            row = self.execute("SELECT person_id, current_version, entity_id, kind FROM items WHERE id = ?",
                              (item_id,)).fetchone()
             if row is None:
                 raise MemoryStoreError(f"no memory item {item_id}")
@@ -301,22 +304,22 @@ class MemoryStore:
         """Delete one memory item, every version of it and its vector (asked for by the person).
         The raw turns it was made from stay, as all raw turns do."""
         with self.transaction():
-            row = self._exec("SELECT person_id FROM items WHERE id = ?", (item_id,)).fetchone()
+            row = self.execute("SELECT person_id FROM items WHERE id = ?", (item_id,)).fetchone()
             if row is None or row[0] != person_id:
                 raise MemoryStoreError(f"person {person_id} has no memory item {item_id}")
-            self._exec("DELETE FROM item_versions WHERE item_id = ?", (item_id,))
-            self._exec("DELETE FROM items WHERE id = ?", (item_id,))
-            self._exec("DELETE FROM item_vec WHERE item_id = ?", (item_id,))
+            self.execute("DELETE FROM item_versions WHERE item_id = ?", (item_id,))
+            self.execute("DELETE FROM items WHERE id = ?", (item_id,))
+            self.execute("DELETE FROM item_vec WHERE item_id = ?", (item_id,))
             self._pending.append((ITEM, person_id, item_id, None, None))
 
     def _write_version(self, item_id: int, previous: int | None, v: dict, now: datetime) -> int:
-        vid = self._exec(
+        vid = self.execute(
             "INSERT INTO item_versions(item_id, previous_id, text, history, current, said_at, happens_at, emotion, "
             "cause, provenance, method, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (item_id, previous, v["text"], v.get("history", ""), v.get("current", ""), _ts(v["said_at"]),
              v.get("happens_at"), v.get("emotion"), v.get("cause"), json.dumps(list(v.get("provenance", []))),
              v.get("method", "new"), _ts(now))).lastrowid
-        self._exec("UPDATE items SET current_version = ?, updated = ? WHERE id = ?", (vid, _ts(now), item_id))
+        self.execute("UPDATE items SET current_version = ?, updated = ? WHERE id = ?", (vid, _ts(now), item_id))
         return vid
 
     def _version(self, row) -> Version:
@@ -327,14 +330,14 @@ class MemoryStore:
               "v.cause, v.provenance, v.method, v.created")
 
     def current_version(self, item_id: int) -> Version | None:
-        rows = self._rows(f"SELECT {self._VCOLS} FROM items i JOIN item_versions v ON v.id = i.current_version "
+        rows = self.rows(f"SELECT {self._VCOLS} FROM items i JOIN item_versions v ON v.id = i.current_version "
                           "WHERE i.id = ?", (item_id,))
         return self._version(rows[0]) if rows else None
 
     def history(self, item_id: int) -> list[Version]:
         """Every version of an item, newest first, following the chain of previous versions."""
         by_id = {r[0]: self._version(r) for r in
-                 self._rows(f"SELECT {self._VCOLS} FROM item_versions v WHERE v.item_id = ?", (item_id,))}
+                 self.rows(f"SELECT {self._VCOLS} FROM item_versions v WHERE v.item_id = ?", (item_id,))}
         current = self.current_version(item_id)
         chain, vid = [], current.id if current else None
         while vid is not None and vid in by_id:
@@ -350,11 +353,11 @@ class MemoryStore:
         if kind:
             sql += " AND i.kind = ?"
             params += (kind,)
-        rows = self._rows(sql + " ORDER BY i.updated DESC, i.id DESC", params)
+        rows = self.rows(sql + " ORDER BY i.updated DESC, i.id DESC", params)
         return [(r[0], self._version(r[1:])) for r in rows]
 
     def count_items(self, person_id: int) -> int:
-        return self._rows("SELECT count(*) FROM items WHERE person_id = ?", (person_id,))[0][0]
+        return self.rows("SELECT count(*) FROM items WHERE person_id = ?", (person_id,))[0][0]
 
     # -- persona nodes -------------------------------------------------------------------------
 
@@ -364,12 +367,12 @@ class MemoryStore:
                   node.get("cause"), json.dumps(list(node.get("evidence", []))), float(node.get("confidence", 0.5)))
         with self.transaction():
             if node_id is None:
-                node_id = self._exec(
+                node_id = self.execute(
                     "INSERT INTO persona(person_id, kind, entity_id, text, affect, valence, arousal, cause, evidence, "
                     "confidence, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (person_id, kind, entity_id, *fields, _ts(now), _ts(now))).lastrowid
             else:
-                self._exec("UPDATE persona SET text = ?, affect = ?, valence = ?, arousal = ?, cause = ?, evidence = ?, "
+                self.execute("UPDATE persona SET text = ?, affect = ?, valence = ?, arousal = ?, cause = ?, evidence = ?, "
                            "confidence = ?, updated = ? WHERE id = ? AND person_id = ?",
                            (*fields, _ts(now), node_id, person_id))
             from .affect import clamp_valence
@@ -392,7 +395,7 @@ class MemoryStore:
         keys = ("id", "kind", "entity_id", "text", "affect", "valence", "arousal", "cause", "evidence", "confidence",
                 "created", "updated")
         out = []
-        for r in self._rows(sql + " ORDER BY id", params):
+        for r in self.rows(sql + " ORDER BY id", params):
             d = dict(zip(keys, r))
             d["evidence"] = json.loads(d["evidence"])
             out.append(d)
@@ -405,7 +408,7 @@ class MemoryStore:
         out: list[Memory] = []
         for chunk in _chunks(list(item_ids)):
             marks = ",".join("?" * len(chunk))
-            for r in self._rows(
+            for r in self.rows(
                     "SELECT i.id, v.text, i.entity_id, e.name, s.name, v.said_at, v.provenance, v.emotion, i.kind "
                     "FROM items i JOIN item_versions v ON v.id = i.current_version "
                     "LEFT JOIN entities e ON e.id = i.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
@@ -416,7 +419,7 @@ class MemoryStore:
                                   item_kind=r[8]))
         for chunk in _chunks(list(persona_ids)):
             marks = ",".join("?" * len(chunk))
-            for r in self._rows(
+            for r in self.rows(
                     "SELECT p.id, p.text, p.entity_id, e.name, s.name, p.updated, p.evidence, p.valence, p.kind "
                     "FROM persona p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
                     f"WHERE +p.person_id = ? AND p.id IN ({marks})", (person_id, *chunk)):
@@ -430,15 +433,15 @@ class MemoryStore:
         items, nodes = [], []
         for chunk in _chunks(list(entity_ids)):
             marks = ",".join("?" * len(chunk))
-            items += [r[0] for r in self._rows(
+            items += [r[0] for r in self.rows(
                 f"SELECT id FROM items WHERE person_id = ? AND entity_id IN ({marks})", (person_id, *chunk))]
-            nodes += [r[0] for r in self._rows(
+            nodes += [r[0] for r in self.rows(
                 f"SELECT id FROM persona WHERE person_id = ? AND kind = 'cross' AND entity_id IN ({marks})",
                 (person_id, *chunk))]
         return items, nodes
 
     def independent_persona_ids(self, person_id: int) -> list[int]:
-        return [r[0] for r in self._rows("SELECT id FROM persona WHERE person_id = ? AND kind = 'independent'",
+        return [r[0] for r in self.rows("SELECT id FROM persona WHERE person_id = ? AND kind = 'independent'",
                                          (person_id,))]
 
     # -- vectors -------------------------------------------------------------------------------
@@ -447,8 +450,8 @@ class MemoryStore:
                     meta: RowMeta | None = None) -> None:
         table, col = _VEC_TABLE[kind]
         vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
-        self._exec(f"DELETE FROM {table} WHERE {col} = ?", (key,))
-        self._exec(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
+        self.execute(f"DELETE FROM {table} WHERE {col} = ?", (key,))
+        self.execute(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
                    (key, person_id, _blob(vector, ITEM_DIM)))
         self._pending.append((kind, person_id, key, vector, meta))
 
@@ -487,12 +490,12 @@ class MemoryStore:
             conv = lambda r: RowMeta(r[1], day_number(r[2]), clamp_valence(r[3]), r[4] == "cross")  # noqa: E731
         out: dict[int, RowMeta] = {}
         if keys is None:
-            for r in self._rows(sql, (person_id,)):
+            for r in self.rows(sql, (person_id,)):
                 out[r[0]] = conv(r)
             return out
         col = "i.id" if kind == ITEM else "id"
         for chunk in _chunks(keys):
-            for r in self._rows(sql + f" AND {col} IN ({','.join('?' * len(chunk))})", (person_id, *chunk)):
+            for r in self.rows(sql + f" AND {col} IN ({','.join('?' * len(chunk))})", (person_id, *chunk)):
                 out[r[0]] = conv(r)
         return out
 
@@ -501,7 +504,7 @@ class MemoryStore:
         with self._lock:
             if key not in self._matrices:
                 table, col = _VEC_TABLE[kind]
-                rows = self._rows(f"SELECT {col}, embedding FROM {table} WHERE person_id = ?", (person_id,))
+                rows = self.rows(f"SELECT {col}, embedding FROM {table} WHERE person_id = ?", (person_id,))
                 ids = np.array([r[0] for r in rows], dtype=np.int64)
                 vectors = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), ITEM_DIM)
                            if rows else np.zeros((0, ITEM_DIM), dtype=np.float32))
@@ -516,7 +519,7 @@ class MemoryStore:
     def search_sql(self, person_id: int, query: np.ndarray, k: int, kind: str = ITEM) -> list[tuple[int, float]]:
         """The same search done by sqlite-vec's KNN on the person's partition (no cache needed)."""
         table, col = _VEC_TABLE[kind]
-        rows = self._rows(f"SELECT {col}, distance FROM {table} WHERE embedding MATCH ? AND k = ? AND person_id = ?",
+        rows = self.rows(f"SELECT {col}, distance FROM {table} WHERE embedding MATCH ? AND k = ? AND person_id = ?",
                           (_blob(query, ITEM_DIM), k, person_id))
         return [(int(key), 1.0 - float(d)) for key, d in rows]
 

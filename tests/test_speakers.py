@@ -394,7 +394,7 @@ def test_a_wrong_length_vector_row_is_a_clear_error(book, store, voices, monkeyp
     from memory import MemoryStoreError
 
     book.enrol("Ann", voices[A][:3])
-    real_rows = store._rows
+    real_rows = store.rows
 
     def short_rows(sql, params=()):
         rows = real_rows(sql, params)
@@ -402,7 +402,7 @@ def test_a_wrong_length_vector_row_is_a_clear_error(book, store, voices, monkeyp
             rows = [(r[0], r[1], r[2][:100]) for r in rows]
         return rows
 
-    monkeypatch.setattr(store, "_rows", short_rows)
+    monkeypatch.setattr(store, "rows", short_rows)
     book.invalidate()
     with pytest.raises(MemoryStoreError, match="100 bytes, expected 1024"):
         book.identify(voices[A][4])
