@@ -182,7 +182,9 @@ class TurnLoop:
                               else listener.current_audio())
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window:
                     partials.offer(planner.turn_id, listener.current_audio)
+                self.engines.llm_gate.listening(listener.endpointer.in_speech)
         finally:
+            self.engines.llm_gate.listening(False)
             self._drain(planner)
         return self.records
 

@@ -58,8 +58,9 @@ def output_folder(out_dir: Path, source: Path, used: set[str]) -> Path:
 
 def replay_options(realtime: bool, sequential: bool = False) -> LoopOptions:
     """Real-time replays behave as a microphone conversation would. A fast replay cannot overlap
-    speech with work, so it waits for each reply (as a person would) and skips partials."""
-    extra = {} if realtime else {"wait_for_reply": True, "partials": False}
+    speech with work, so it waits for each reply (as a person would) and skips partials and the
+    prompt evaluation done ahead of time."""
+    extra = {} if realtime else {"wait_for_reply": True, "partials": False, "prefill": False}
     return LoopOptions.sequential(**extra) if sequential else LoopOptions(**extra)
 
 

@@ -88,6 +88,8 @@ class Responder:
         self.config = config
         self.history = history
         self.memory = memory
+        # With voices told apart, each turn's memory is the speaker's; otherwise it is `memory` itself.
+        self.household = memory if isinstance(memory, Household) else None
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._anticipation: Anticipation | None = None
@@ -149,7 +151,7 @@ class Responder:
     def anticipate(self, turn_id: int, partial_text: str) -> None:
         """On the partial worker: look up memories for the words so far and, when the model is free,
         evaluate the prompt they make, so the final reply only has to evaluate what changed."""
-        household = self.memory if isinstance(self.memory, Household) else None
+        household = self.household
         memory = household.anticipated() if household else self.memory
         block, memories = "", []
         if memory is not None:
@@ -229,6 +231,16 @@ class Responder:
                 with self._lock:
                     self._jobs.pop(job.job_id, None)
                 self.finished.put(job.job_id)
+            if self.prefill and job.heard and self._queue.empty():
+                self._prefill_history(getattr(job.memory, "person_name", None))
+
+    def _prefill_history(self, speaker: str | None) -> None:
+        """Between turns, evaluate the prompt as far as the next one will share it (the system
+        prompt and the history with the turn just added), so the next reply evaluates only its
+        memory notes and words even when the person says something too short for a partial."""
+        with self.llm_gate.try_foreground() as free:
+            if free:
+                self.engines.llm.prefill(build_messages("", self.history, "", speaker))
 
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
         if job.cancelled == "barge-in" and job.heard:
@@ -249,7 +261,7 @@ class Responder:
         from .loop import worth_answering
 
         started = self.clock.now()
-        household = self.memory if isinstance(self.memory, Household) else None
+        household = self.household
         identified = _Background(household.identify, job.audio) if household else None  # beside the ASR
         text = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))

@@ -151,9 +151,12 @@ def _header(day: date, now: datetime | date) -> str:
 
 def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query: str | None,
           max_words: int) -> tuple[list[Result], str]:
-    """Which results fit the budget and the block they make: lines grouped under their day, days in order."""
+    """Which results fit the budget and the block they make: lines grouped under their day, days in
+    order, and within a day in the order they were said, not by score: turn after turn the block then
+    changes only where a memory comes or goes (new ones mostly at the end), so the model's cached
+    prompt reaches further into it."""
     qwords = content_words(query) if query else set()
-    groups: dict[date, list[str]] = {}
+    groups: dict[date, list[tuple[tuple, str]]] = {}
     kept: list[Result] = []
     seen: list[set[str]] = []
     used = 0
@@ -175,14 +178,14 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
                 words -= max(1, (cost - (budget_tokens - used)) // 2)
         if used + cost > budget_tokens:
             continue
-        groups.setdefault(day, []).append(line)
+        groups.setdefault(day, []).append(((c.said_at, c.kind, c.id), line))
         kept.append(r)
         seen.append(_word_set(c.text))
         used += cost
     out = []
     for day in sorted(groups):
         out.append(_header(day, now))
-        out += groups[day]
+        out += [line for _, line in sorted(groups[day])]
     return kept, "\n".join(out)
 
 

@@ -1,9 +1,11 @@
 """One language model, two kinds of work: replies come first, background rewrites yield to them.
 
 A reply announces itself with `wanted()` as soon as its job starts (before transcription), and
-holds the model with `foreground()` while generating. Background work (memory rewrites) waits
-until no reply is wanted, and a background generation already running stops at its next token
-when one is: a memory rewrite never delays a reply by more than one token.
+holds the model with `foreground()` while generating. While the person is speaking a reply is
+about to be wanted, so the loop says so with `listening(True)`. Background work (memory rewrites)
+waits until no reply is wanted and nobody is speaking, and a background generation already running
+stops at its next token when either begins: a memory rewrite never delays a reply by more than one
+token, nor takes the CPU from the partial transcripts and prompt evaluation made while someone talks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class LlmGate:
         self._model = threading.Lock()
         self._state = threading.Condition()
         self._wanted = 0
+        self._listening = False
 
     @contextmanager
     def wanted(self) -> Iterator[None]:
@@ -51,19 +54,27 @@ class LlmGate:
                 if got:
                     self._model.release()
 
+    def listening(self, speaking: bool) -> None:
+        """The person is speaking (True) or has stopped (False); called by the loop every frame."""
+        if speaking == self._listening:
+            return
+        with self._state:
+            self._listening = speaking
+            self._state.notify_all()
+
     @property
     def reply_waiting(self) -> bool:
-        return self._wanted > 0
+        return self._wanted > 0 or self._listening
 
     @contextmanager
     def background(self, timeout: float | None = None) -> Iterator[None]:
         """Hold the model for background work once no reply wants it."""
         while True:
             with self._state:
-                if not self._state.wait_for(lambda: self._wanted == 0, timeout):
+                if not self._state.wait_for(lambda: not self.reply_waiting, timeout):
                     raise Preempted
             self._model.acquire()
-            if self._wanted == 0:
+            if not self.reply_waiting:
                 break
             self._model.release()  # a reply arrived in between: let it go first
         try:

@@ -68,3 +68,30 @@ def test_background_gives_up_after_its_timeout():
     with gate.wanted(), pytest.raises(Preempted):
         with gate.background(timeout=0.05):
             pass
+
+
+def test_background_stops_when_the_person_starts_speaking_and_waits_until_they_stop():
+    gate, model = LlmGate(), CountingModel()
+    chat = BackgroundChat(model, gate)
+    result = {}
+
+    def background():
+        try:
+            result["text"] = chat.complete([], max_tokens=500)
+        except Preempted:
+            result["preempted"] = True
+
+    worker = threading.Thread(target=background)
+    worker.start()
+    time.sleep(0.05)
+    gate.listening(True)  # speech started: a reply is coming
+    worker.join(timeout=5)
+    assert result == {"preempted": True}
+
+    later = threading.Thread(target=lambda: result.setdefault("later", chat.complete([], max_tokens=2)))
+    later.start()
+    later.join(timeout=0.1)
+    assert later.is_alive() and "later" not in result  # nothing runs while the person speaks
+    gate.listening(False)
+    later.join(timeout=5)
+    assert result["later"] == "t0 t1 "

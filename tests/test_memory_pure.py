@@ -276,6 +276,16 @@ def test_block_groups_one_day_under_one_header_and_skips_what_does_not_fit():
     assert [r.candidate.id for r in ranking.block_results(results, NOW, 30)] == [2, 3, 4]
 
 
+def test_block_lines_of_one_day_follow_when_they_were_said_so_the_cached_prompt_survives():
+    early = ranking.Candidate(1, "item", "had coffee with Anna", 0.3, datetime(2026, 5, 10, 8).isoformat())
+    late = ranking.Candidate(2, "item", "walked the dog Max", 0.9, datetime(2026, 5, 10, 11).isoformat())
+    block = ranking.memory_block(ranking.rank([early, late], NOW), NOW)
+    assert block.index("coffee") < block.index("Max")  # the better match is not moved ahead
+    newer = ranking.Candidate(3, "item", "booked the vet for Max", 0.95, datetime(2026, 5, 10, 11, 30).isoformat())
+    again = ranking.memory_block(ranking.rank([early, late, newer], NOW), NOW)
+    assert again.startswith(block)  # a new memory of today adds to the end: the earlier lines stay a prefix
+
+
 def test_block_focuses_long_memories_on_the_query():
     text = "Went hiking in the Alps with Anna. The weather was awful. Adopted a cat called Miso last spring."
     results = ranking.rank([cand(1, 0.9, text=text)], NOW)
