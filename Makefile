@@ -24,7 +24,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/latency.py --json bench-latency.json
 
 stress: $(STAMP)
-	$(BIN)/python benchmarks/stress.py
+	$(BIN)/python benchmarks/stress.py --json bench-stress.json
+	$(BIN)/python benchmarks/scale.py --json bench-scale.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

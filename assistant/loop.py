@@ -166,6 +166,9 @@ class TurnLoop:
                 self._collect_finished(planner)
                 listener.threshold = self._threshold(planner)
                 step = heard.step
+                # before acting on the step: a fast replay waits at the endpoint for memory writes,
+                # which must not still be told that someone is speaking
+                self.engines.llm_gate.listening(listener.endpointer.in_speech)
                 if step.signal is Signal.SPEECH_START:
                     self._new_record(planner.turn_id + 1)
                     listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
@@ -182,7 +185,6 @@ class TurnLoop:
                               else listener.current_audio())
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window:
                     partials.offer(planner.turn_id, listener.current_audio)
-                self.engines.llm_gate.listening(listener.endpointer.in_speech)
         finally:
             self.engines.llm_gate.listening(False)
             self._drain(planner)

@@ -22,6 +22,7 @@ from . import events as ev
 from .clock import Clock
 from .config import Config
 from .anticipation import Anticipation, still_valid
+from .heap import release_free_memory
 from .engines import Engines
 from .household import Household
 from .prompt import History, build_messages
@@ -93,6 +94,7 @@ class Responder:
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._anticipation: Anticipation | None = None
+        self._last_block = ""  # the memory notes of the last reply's prompt
         self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
@@ -233,14 +235,18 @@ class Responder:
                 self.finished.put(job.job_id)
             if self.prefill and job.heard and self._queue.empty():
                 self._prefill_history(getattr(job.memory, "person_name", None))
+            if self._queue.empty():
+                release_free_memory()
 
     def _prefill_history(self, speaker: str | None) -> None:
-        """Between turns, evaluate the prompt as far as the next one will share it (the system
-        prompt and the history with the turn just added), so the next reply evaluates only its
-        memory notes and words even when the person says something too short for a partial."""
+        """Between turns, evaluate the prompt as far as the next one is likely to share it: the
+        system prompt, the history with the turn just added, and the last memory notes (a
+        conversation stays on its topic, and the notes' lines keep their order, so the next notes
+        often begin the same). Then a reply to something too short for a partial transcript
+        evaluates little more than its words."""
         with self.llm_gate.try_foreground() as free:
             if free:
-                self.engines.llm.prefill(build_messages("", self.history, "", speaker))
+                self.engines.llm.prefill(build_messages("", self.history, self._last_block, speaker))
 
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
         if job.cancelled == "barge-in" and job.heard:
@@ -285,6 +291,7 @@ class Responder:
             reply = self._say(job, step.say)
         else:
             name = getattr(job.memory, "person_name", None)
+            self._last_block = block
             reply = self._speak(job, build_messages(text, self.history, block, name))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard

@@ -457,8 +457,10 @@ def _progress(started: float, audio_seconds: float, say, every: int = 25):
         if isinstance(event, ev.ReplyDone):
             replies += 1
             if replies % every == 0:
-                say(f"soak: {replies} replies, audio {event.t / 60:.1f} of {audio_seconds / 60:.0f} min, "
-                    f"wall {(time.monotonic() - started) / 60:.1f} min, RSS {rss_mb():.0f} MB")
+                # the replay clock is the recording's time plus the time it waited for replies
+                say(f"soak: {replies} replies, replay clock {event.t / 60:.1f} min "
+                    f"({audio_seconds / 60:.0f} min of audio in all), wall {(time.monotonic() - started) / 60:.1f} min, "
+                    f"RSS {rss_mb():.0f} MB")
     return on_event
 
 

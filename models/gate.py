@@ -86,12 +86,15 @@ class LlmGate:
 class BackgroundChat:
     """A ChatModel for background work: generation yields to replies, token by token."""
 
-    def __init__(self, llm, gate: LlmGate) -> None:
+    def __init__(self, llm, gate: LlmGate, wait_seconds: float = 30.0) -> None:
         self._llm, self._gate = llm, gate
         self.name = llm.name
+        # A room that never goes quiet must not hold memory writing up for ever: after this long
+        # the rewrite gives up (Preempted) and the update falls back to its deterministic form.
+        self.wait_seconds = wait_seconds
 
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
-        with self._gate.background():
+        with self._gate.background(timeout=self.wait_seconds):
             pieces = []
             stream = self._llm.stream(messages, max_tokens=max_tokens, temperature=temperature)
             try:

@@ -37,3 +37,15 @@ def test_long_replies_are_kept_to_their_first_words():
     history = History(max_reply_words=5)
     history.add("q", "one two three four five six seven")
     assert history.turns[0][1] == "one two three four five…"
+
+
+def test_the_prompt_evaluated_between_turns_begins_the_next_one():
+    """What the responder evaluates while the person thinks (no words yet, the last notes) is a prefix
+    of the next prompt when the notes stay the same, so llama.cpp keeps all of it."""
+    history = History()
+    history.add("How is Biscuit?", "He is resting.")
+    notes = "- Biscuit has a sore leg (two days ago)"
+    ahead = build_messages("", history, notes, speaker="Dana")
+    then = build_messages("Should I call the vet?", history, notes, speaker="Dana")
+    assert ahead[:-1] == then[:-1]
+    assert then[-1]["content"].startswith(ahead[-1]["content"]) and ahead[-1]["content"].endswith(notes + "\n\n")
