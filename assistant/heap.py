@@ -1,8 +1,8 @@
 """Hand freed heap memory back to the system between turns.
 
-The models allocate and free large buffers every turn from several threads; glibc keeps what is
-freed in per-thread arenas, so a long session's resident memory creeps up although nothing
-leaks (the soak measured about +270 MB an hour; one trim gave back 100 MB after 15 turns).
+The models allocate and free large buffers every turn from several threads, and glibc keeps much
+of what is freed in per-thread arenas: in the hour-long soak resident memory grew about 270 MB an
+hour, and one trim after 15 turns gave back 100 MB. (Not all of the growth is this; see the soak.)
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ from typing import Iterable, Iterator
 _END = re.compile(r"[.!?…]+[\"')\]]*\s")
 _ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "e.g.", "i.e.", "etc.", "vs.", "no.", "jr.", "sr."}
 MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
+# Words before which a spoken sentence can pause naturally. The first piece of a reply may end
+# there (once it has CONNECTIVE_MIN_WORDS words) when the model writes no early comma.
+_CONNECTIVES = {"and", "but", "because", "so", "that", "which", "who", "when", "while", "since", "if", "or"}
+CONNECTIVE_MIN_WORDS = 4
 
 
 def _sentence_ends(buffer: str) -> Iterator[int]:
@@ -37,6 +41,16 @@ def split_complete(buffer: str) -> tuple[list[str], str]:
     return sentences, rest
 
 
+def _connective_break(buffer: str, min_words: int = CONNECTIVE_MIN_WORDS) -> int | None:
+    """Where a connective word begins in buffer after at least min_words words, if one has been
+    written out whole (a space after it)."""
+    words = list(re.finditer(r"\S+", buffer))
+    for n, m in enumerate(words[:-1]):  # the last word may still be growing
+        if n >= min_words and m.group().lower() in _CONNECTIVES:
+            return m.start()
+    return None
+
+
 def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
     before = buffer[dot_at - 1] if dot_at > 0 else ""
     after = buffer[dot_at + 1] if dot_at + 1 < len(buffer) else ""
@@ -50,7 +64,8 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
     first_clause_words > 0: the very first piece may end at a comma once it has that many words,
-    so the first sound can start before the whole first sentence is generated.
+    or before a connective ("and", "because", "who"...) once it has CONNECTIVE_MIN_WORDS, so the
+    first sound can start before the whole first sentence is generated.
     """
     buffer = ""
     first = first_clause_words > 0
@@ -68,6 +83,11 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
             if end is not None:
                 yield buffer[:end].strip()
                 buffer, first = buffer[end:], False
+                continue
+            cut = _connective_break(buffer)
+            if cut is not None:
+                yield buffer[:cut].strip()
+                buffer, first = buffer[cut:], False
                 continue
         done, buffer = split_complete(buffer)
         if done:

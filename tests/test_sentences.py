@@ -59,3 +59,18 @@ def test_a_short_first_sentence_is_not_held_back_when_speed_matters():
     assert got == ["Sure!", "Here are three ideas for a calm evening."]
     got = list(sentences_from_tokens(stream("Dr. Who is on at 7.30 tonight, I think."), first_clause_words=2))
     assert got == ["Dr. Who is on at 7.30 tonight,", "I think."]
+
+
+def test_without_an_early_comma_the_first_piece_may_end_before_a_connective():
+    text = "Your dog Biscuit is a beagle who loves the park near your flat. Is he better?"
+    got = list(sentences_from_tokens(stream(text), first_clause_words=2))
+    assert got == ["Your dog Biscuit is a beagle", "who loves the park near your flat.", "Is he better?"]
+
+
+def test_a_connective_too_early_or_only_later_does_not_split():
+    got = list(sentences_from_tokens(stream("I think that you should rest today."), first_clause_words=2))
+    assert got == ["I think that you should rest today."]  # "that" comes after two words only
+    got = list(sentences_from_tokens(stream("It was lovely. The dog and the cat slept well."), first_clause_words=2))
+    assert got == ["It was lovely.", "The dog and the cat slept well."]  # only the first piece is cut
+    got = list(sentences_from_tokens(stream("Your dog is a beagle who loves parks."), first_clause_words=0))
+    assert got == ["Your dog is a beagle who loves parks."]  # the sequential pipeline never cuts early
