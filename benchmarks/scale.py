@@ -48,7 +48,7 @@ def _sibling(name: str):
 
 
 latency = _sibling("latency")
-synth, measure_recall = (lambda m: (m.synth, m.measure_recall))(_sibling("memory"))
+memory_benchmark = _sibling("memory")
 SPEECH = latency.SPEECH
 
 
@@ -58,13 +58,13 @@ def build_large(data_dir: Path, config, engines, items: int, people: int, per_ot
     memory = latency.seeded_memory(store, replace(config, data_dir=str(data_dir)), engines)
     dana = memory.person.person_id
     started = time.perf_counter()
-    synth(store, dana, items)
+    memory_benchmark.synth(store, dana, items)
     rng = np.random.default_rng(7)
     book = SpeakerBook(store)
     book.enrol("Dana", _unit(rng, 3))
     for n in range(1, people):
         pid = book.enrol(f"Person {n}", _unit(rng, 3))
-        synth(store, pid, per_other, entities=20, seed=n)
+        memory_benchmark.synth(store, pid, per_other, entities=20, seed=n)
     build_s = time.perf_counter() - started
     counts = dict(zip(("people", "items", "voiceprints"), store.conn.execute(
         "SELECT (SELECT count(*) FROM people), (SELECT count(*) FROM items), "
@@ -121,7 +121,7 @@ def main() -> int:
         t0 = time.perf_counter()
         large.matrix(dana, ITEM)
         report["matrix_load_s"] = time.perf_counter() - t0
-        report["recall"] = measure_recall(large, dana, engines.embedder)
+        report["recall"] = memory_benchmark.measure_recall(large, dana, engines.embedder)
         report["speaker_identification_ms"] = identification_ms(large, engines, clips)
 
         rows: dict[str, list[dict]] = {"small": [], "large": []}

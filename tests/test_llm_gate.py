@@ -25,16 +25,8 @@ class CountingModel:
             self.closed += 1
 
 
-def test_background_runs_when_nothing_else_wants_the_model():
-    chat = BackgroundChat(CountingModel(), LlmGate())
-    assert chat.complete([], max_tokens=3) == "t0 t1 t2 "
-
-
-def test_background_generation_stops_when_a_reply_wants_the_model():
-    gate, model = LlmGate(), CountingModel()
-    chat = BackgroundChat(model, gate)
-    result = {}
-
+def start_long_background(chat, result: dict) -> threading.Thread:
+    """A long background generation on its own thread, already under way; how it ended goes in result."""
     def background():
         try:
             result["text"] = chat.complete([], max_tokens=500)
@@ -44,6 +36,19 @@ def test_background_generation_stops_when_a_reply_wants_the_model():
     worker = threading.Thread(target=background)
     worker.start()
     time.sleep(0.05)
+    return worker
+
+
+def test_background_runs_when_nothing_else_wants_the_model():
+    chat = BackgroundChat(CountingModel(), LlmGate())
+    assert chat.complete([], max_tokens=3) == "t0 t1 t2 "
+
+
+def test_background_generation_stops_when_a_reply_wants_the_model():
+    gate, model = LlmGate(), CountingModel()
+    chat = BackgroundChat(model, gate)
+    result = {}
+    worker = start_long_background(chat, result)
     with gate.foreground():  # a reply: it gets the model once the background stops
         result["reply_got_model"] = True
     worker.join(timeout=5)
@@ -74,16 +79,7 @@ def test_background_stops_when_the_person_starts_speaking_and_waits_until_they_s
     gate, model = LlmGate(), CountingModel()
     chat = BackgroundChat(model, gate)
     result = {}
-
-    def background():
-        try:
-            result["text"] = chat.complete([], max_tokens=500)
-        except Preempted:
-            result["preempted"] = True
-
-    worker = threading.Thread(target=background)
-    worker.start()
-    time.sleep(0.05)
+    worker = start_long_background(chat, result)
     gate.listening(True)  # speech started: a reply is coming
     worker.join(timeout=5)
     assert result == {"preempted": True}
