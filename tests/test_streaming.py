@@ -51,12 +51,12 @@ def paced_frames(first: np.ndarray, second: np.ndarray, sink: WavSink, talk_over
             yield samples[start : start + FRAME_SAMPLES]
 
     silence = np.zeros(FRAME_SAMPLES, dtype=np.float32)
-    index, started = 0, time.monotonic()
+    index, started, paced_from = 0, time.monotonic(), 0
 
     def emit(samples):
         nonlocal index
         index += 1
-        delay = started + index * FRAME_SAMPLES / SAMPLE_RATE - time.monotonic()
+        delay = started + (index - paced_from) * FRAME_SAMPLES / SAMPLE_RATE - time.monotonic()
         if delay > 0:
             time.sleep(delay)
         return Frame(samples, index - 1, index * FRAME_SAMPLES / SAMPLE_RATE)
@@ -67,6 +67,9 @@ def paced_frames(first: np.ndarray, second: np.ndarray, sink: WavSink, talk_over
     while not sink.playing and waited < 30 / 0.032:  # the reply has begun
         yield emit(silence)
         waited += 1
+    # pace from the moment the reply began: frames that fell behind while the loop was busy must
+    # not rush out and talk over the reply before any of it was played
+    started, paced_from = time.monotonic(), index
     for _ in range(int(talk_over_after / 0.032)):
         yield emit(silence)
     for f in frames_of(second):
