@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+from memory.ranking import estimate_tokens
 
 SYSTEM_PROMPT = (
     "You are Hearth, a friendly voice assistant on the user's desk. Everything you say is spoken "
@@ -51,3 +54,40 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     content = f"What you remember about me:\n{memory_block}\n\n{user_text}" if memory_block else user_text
     messages.append({"role": "user", "content": content})
     return messages
+
+
+def _words(line: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9']+", line.lower()))
+
+
+def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
+    """This turn's memory notes: the previous prompt's notes as they were, then the fresh recall's
+    lines they lack (each under its day's header again).
+
+    llama.cpp has the previous notes cached (evaluated with the last prompt and again between
+    turns), so keeping them costs nothing, while notes that differ from their first line on cost
+    one to two seconds to evaluate on a 2-core CPU. A conversation mostly stays on its topic, so
+    the old lines are seldom wrong, only less to the point. When the carried notes would pass
+    limit_tokens, the fresh notes alone start again; no fresh notes, none at all.
+    """
+    if not previous or not fresh:
+        return fresh
+    kept = [_words(line) for line in previous.splitlines() if line.startswith("- ")]
+    added: list[str] = []
+    header, header_added = "", False
+    for line in fresh.splitlines():
+        if not line.startswith("- "):
+            header, header_added = line, False
+            continue
+        words = _words(line)
+        if any(len(words & seen) >= 0.9 * len(words) for seen in kept):  # already there, maybe cut differently
+            continue
+        if header and not header_added:
+            added.append(header)
+            header_added = True
+        added.append(line)
+        kept.append(words)
+    if not added:
+        return previous
+    carried = previous + "\n" + "\n".join(added)
+    return carried if estimate_tokens(carried) <= limit_tokens else fresh

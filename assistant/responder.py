@@ -25,7 +25,7 @@ from .anticipation import Anticipation, still_valid
 from .heap import release_free_memory
 from .engines import Engines
 from .household import Household
-from .prompt import History, build_messages
+from .prompt import History, build_messages, carry_notes
 from .sentences import sentences_from_tokens
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ class Responder:
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._anticipation: Anticipation | None = None
         self._last_block = ""  # the memory notes of the last reply's prompt
+        self._last_block_memory = None  # whose memory they came from
         self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
@@ -161,10 +162,17 @@ class Responder:
             block, memories = memory.recall(partial_text)
         self._anticipation = Anticipation(turn_id, partial_text, block, tuple(memories), memory)
         if self.prefill:
-            messages = build_messages(partial_text, self.history, block, getattr(memory, "person_name", None))
+            messages = build_messages(partial_text, self.history, self._notes(memory, block),
+                                      getattr(memory, "person_name", None))
             with self.llm_gate.try_foreground() as free:
                 if free:
                     self.engines.llm.prefill(messages)
+
+    def _notes(self, memory, block: str) -> str:
+        """The notes for a prompt: carried on from the last reply's when they were this person's."""
+        if memory is None or memory is not self._last_block_memory:
+            return block
+        return carry_notes(self._last_block, block, 2 * self.config.memory_budget_tokens)
 
     def _recall(self, job: Job, text: str) -> tuple[str, list[dict]]:
         """The anticipated lookup if it still answers the final words, else a fresh one."""
@@ -291,7 +299,8 @@ class Responder:
             reply = self._say(job, step.say)
         else:
             name = getattr(job.memory, "person_name", None)
-            self._last_block = block
+            block = self._notes(job.memory, block)
+            self._last_block, self._last_block_memory = block, job.memory
             reply = self._speak(job, build_messages(text, self.history, block, name))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard

@@ -1,4 +1,4 @@
-from assistant.prompt import SYSTEM_PROMPT, History, build_messages
+from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes
 
 
 def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
@@ -49,3 +49,29 @@ def test_the_prompt_evaluated_between_turns_begins_the_next_one():
     then = build_messages("Should I call the vet?", history, notes, speaker="Dana")
     assert ahead[:-1] == then[:-1]
     assert then[-1]["content"].startswith(ahead[-1]["content"]) and ahead[-1]["content"].endswith(notes + "\n\n")
+
+
+PREVIOUS = ("3 May 2026 (three weeks ago):\n- Dana's dog Biscuit is a three-year-old beagle.\n"
+            "Today:\n- Biscuit has been limping since Sunday.")
+
+
+def test_carried_notes_keep_the_cached_lines_and_add_only_what_is_new():
+    fresh = ("1 May 2026 (four weeks ago):\n- Dana works night shifts as a nurse.\n"
+             "Today:\n- Biscuit has been limping since Sunday.")
+    carried = carry_notes(PREVIOUS, fresh, limit_tokens=200)
+    assert carried.startswith(PREVIOUS + "\n")  # the cached prefix is untouched
+    assert carried.endswith("1 May 2026 (four weeks ago):\n- Dana works night shifts as a nurse.")
+    assert carried.count("limping") == 1
+
+
+def test_a_line_cut_differently_for_the_new_question_is_not_added_twice():
+    fresh = "3 May 2026 (three weeks ago):\n- Biscuit is a three-year-old beagle."
+    assert carry_notes(PREVIOUS, fresh, limit_tokens=200) == PREVIOUS
+
+
+def test_notes_start_again_when_carrying_would_make_them_too_long_or_none_are_recalled():
+    fresh = "Today:\n- " + " ".join(f"word{i}" for i in range(30))
+    assert carry_notes(PREVIOUS, fresh, limit_tokens=40) == fresh
+    assert carry_notes(PREVIOUS, fresh, limit_tokens=200).startswith(PREVIOUS)
+    assert carry_notes(PREVIOUS, "", limit_tokens=200) == ""
+    assert carry_notes("", fresh, limit_tokens=200) == fresh
