@@ -74,7 +74,8 @@ class RecallDone(Event):
 
 @dataclass(frozen=True)
 class LlmFirstToken(Event):
-    pass
+    cached_tokens: int = 0  # prompt tokens llama.cpp found in its cache (0: unknown or none)
+    evaluated_tokens: int = 0  # tokens it evaluated before the first word (a cache miss shows here)
 
 
 @dataclass(frozen=True)

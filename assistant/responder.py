@@ -324,7 +324,9 @@ class Responder:
                     if first:
                         first = False
                         job.got_token = True
-                        self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
+                        cached, evaluated = self.engines.llm.last_prompt_tokens
+                        self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now(), cached_tokens=cached,
+                                                         evaluated_tokens=evaluated))
                     yield piece
             finally:
                 close = getattr(stream, "close", None)

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/latency.py [CLIP ...] [--clips CLIP ...] [--json FILE]
         [--pipelines streaming,sequential] [--no-memory] [--no-demo] [--no-barge-in] [--no-cutoffs]
+        [--config FILE]
 
 Each clip (default: the shared asr clips) and the demo conversation are replayed at real-time
 pace through the full loop, memory on, once per pipeline:
@@ -23,6 +24,8 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -75,9 +78,12 @@ def replay_all(clips, engines, config, store, options, tmp: Path) -> list[dict]:
         result = replay_session(clip, tmp / f"{n:03d}", engines, config, memory, realtime=True, options=options)
         for record in result.records:
             dropped = sum(e.cpu_seconds for e in record.events if isinstance(e, ev.SpeculationDropped))
+            first = next((e for e in record.events if isinstance(e, ev.LlmFirstToken)), None)
             rows.append({"clip": clip.name, "heard": record.heard, "reply": record.reply,
                          "answered": bool(record.reply), "stages": stage_durations(record.events),
-                         "wasted_cpu_seconds": dropped})
+                         "wasted_cpu_seconds": dropped,
+                         "prompt_tokens_cached": first.cached_tokens if first else 0,
+                         "prompt_tokens_evaluated": first.evaluated_tokens if first else 0})
         print(f"  {clip.name}: {len(result.answered)} turn(s)", file=sys.stderr)
     return rows
 
@@ -148,6 +154,7 @@ def main() -> int:
     parser.add_argument("--no-demo", action="store_true", help="leave out the demo conversation")
     parser.add_argument("--no-barge-in", action="store_true")
     parser.add_argument("--no-cutoffs", action="store_true")
+    parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     clips = args.clips + args.clip_list or default_clips()
@@ -155,7 +162,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        config = replace(load_config(), data_dir=str(tmp / "memory"), memory=not args.no_memory)
+        config = replace(load_config(args.config), data_dir=str(tmp / "memory"), memory=not args.no_memory)
         engines = load_engines(config)
         engines.llm.complete([{"role": "user", "content": "hello"}], max_tokens=4)  # warm up, as start-up does
         if not args.no_demo:
@@ -184,6 +191,11 @@ def main() -> int:
               f"real-time replay, memory {'on' if report['memory'] else 'off'}, {config.end_silence_ms} ms endpoint")
         print(format_summary(body["summary"]))
         print(f"speculative work thrown away: {body['wasted_cpu_seconds']:.2f} s CPU")
+        evaluated = [r["prompt_tokens_evaluated"] for r in body["turns"] if r["answered"]]
+        if evaluated:  # a reply whose prompt missed llama.cpp's cache shows up here
+            print(f"prompt tokens evaluated before the first word: p50 {np.percentile(evaluated, 50):.0f}, "
+                  f"p95 {np.percentile(evaluated, 95):.0f}, over 100 in {sum(n > 100 for n in evaluated)} of "
+                  f"{len(evaluated)} replies")
     p50 = {n: b["summary"].get("speech_end_to_first_audio", {}).get("p50") for n, b in report["pipelines"].items()}
     if p50.get("streaming") and p50.get("sequential"):
         report["ratio_sequential_over_streaming_p50"] = p50["sequential"] / p50["streaming"]

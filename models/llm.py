@@ -15,6 +15,9 @@ Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content":
 
 class ChatModel(Protocol):
     name: str
+    # For the last stream(): prompt tokens found in the model's cache, and tokens evaluated before
+    # its first piece ((0, 0) where unknown, as for a remote server). Shows when a cache missed.
+    last_prompt_tokens: tuple[int, int]
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
         """Yield the reply's text piece by piece as it is generated."""
@@ -43,14 +46,28 @@ class LlamaCppChat:
         except Exception as exc:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         self.name = path.name
+        self.last_prompt_tokens = (0, 0)
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
+        cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
                                                   top_p=0.9, repeat_penalty=1.1, stream=True)
         for chunk in chunks:
+            if cached is not None:  # the prompt is evaluated by the first chunk
+                self.last_prompt_tokens = self._reuse(cached)
+                cached = None
             piece = chunk["choices"][0]["delta"].get("content")
             if piece:
                 yield piece
+
+    def _reuse(self, cached) -> tuple[int, int]:
+        """(tokens the prompt shared with the cache, tokens evaluated since); the second includes the
+        one or two reply tokens evaluated before the first piece came out."""
+        now = self._llm.input_ids[: self._llm.n_tokens]
+        n = min(len(cached), len(now))
+        differ = (cached[:n] != now[:n]).nonzero()[0]
+        shared = int(differ[0]) if len(differ) else n
+        return shared, len(now) - shared
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
@@ -72,6 +89,7 @@ class OpenAICompatChat:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.api_key = api_key
+        self.last_prompt_tokens = (0, 0)
         self.timeout = timeout
         self.name = f"{model} @ {base_url}"
 

@@ -1,0 +1,41 @@
+"""The prompt cache, on the bundled language model: what was evaluated ahead is not evaluated again,
+and carried-on memory notes cost fewer tokens than fresh ones. Counted in tokens, not timed."""
+
+from assistant.prompt import History, build_messages, carry_notes
+
+NOTES = ("3 May 2026 (three weeks ago):\n- Dana's dog Biscuit is a three-year-old beagle who loves the park.\n"
+         "Today:\n- Biscuit has been limping since Sunday and Dana is worried about him.")
+OTHER = "1 May 2026 (four weeks ago):\n- Dana works night shifts as a nurse at the city hospital."
+
+
+def first_piece(llm, messages) -> tuple[int, int]:
+    for _ in llm.stream(messages, max_tokens=3, temperature=0.0):
+        break
+    return llm.last_prompt_tokens
+
+
+def history() -> History:
+    h = History()
+    h.add("My dog is called Biscuit.", "What a lovely name for a dog.")
+    return h
+
+
+def test_a_prompt_evaluated_between_turns_is_found_in_the_cache(engines):
+    llm = engines.llm
+    llm.prefill(build_messages("", history(), NOTES, "Dana"))
+    cached, evaluated = first_piece(llm, build_messages("How is my dog doing?", history(), NOTES, "Dana"))
+    assert cached > 80  # the system prompt, the history and the notes
+    assert evaluated < 25  # the new words, the chat template's closing tokens and the first reply token
+
+
+def test_carried_notes_evaluate_fewer_tokens_than_fresh_notes(engines):
+    llm = engines.llm
+    question = "And how are my night shifts going?"
+    recalled = OTHER + "\n" + NOTES  # an older day's memory comes first in a block, days in order
+    llm.prefill(build_messages("", history(), NOTES, "Dana"))
+    _, fresh = first_piece(llm, build_messages(question, history(), recalled, "Dana"))
+    llm.prefill(build_messages("", history(), NOTES, "Dana"))
+    carried_notes = carry_notes(NOTES, recalled, limit_tokens=400)
+    _, carried = first_piece(llm, build_messages(question, history(), carried_notes, "Dana"))
+    assert carried_notes == NOTES + "\n" + OTHER
+    assert carried < fresh - 20  # fresh: all of the notes evaluated again; carried: only the line added
