@@ -15,7 +15,6 @@ from models.llm import ChatModel, LlamaCppChat, OpenAICompatChat
 from models.tts import PiperSynthesizer
 
 from .config import Config
-from .heap import limit_native_caches
 
 Progress = Callable[[str, str, float], None]  # (engine, "loading" | "ready", seconds)
 
@@ -51,7 +50,6 @@ def load_llm(config: Config, context: int | None = None) -> ChatModel:
 
 def load_engines(config: Config, progress: Progress | None = None) -> Engines:
     report = progress or (lambda *_: None)
-    limit_native_caches()
 
     def timed(name: str, make):
         report(name, "loading", 0.0)
