@@ -28,4 +28,3 @@ def release_free_memory() -> None:
     trim = _malloc_trim()
     if trim:
         trim(0)
-
