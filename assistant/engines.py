@@ -67,9 +67,9 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
     llm = timed("llm", lambda: load_llm(config))
     if config.tts_voice:
         voice = Path(config.tts_voice).expanduser()
-        tts = timed("tts", lambda: PiperSynthesizer(voice))
+        tts = timed("tts", lambda: PiperSynthesizer(voice, threads=config.threads))
     else:
-        tts = timed("tts", lambda: PiperSynthesizer(*bundled.piper_voice()))
+        tts = timed("tts", lambda: PiperSynthesizer(*bundled.piper_voice(), threads=config.threads))
     embedder = None
     if config.memory:
         from models.embedder import TextEmbedder

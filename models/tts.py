@@ -11,20 +11,19 @@ import numpy as np
 from . import ModelError
 
 
-def _session(model_path: Path):
-    """Piper's ONNX session on one thread that sleeps when idle: a voice is synthesized while the
-    language model writes the next sentence, and a spinning second thread took the core from it
-    (a clause beside other work: p50 333-372 ms with ONNX Runtime's defaults, 218-257 ms so)."""
+def _session(model_path: Path, threads: int):
+    """Piper's ONNX session with threads that sleep when idle, not spin: the reply is voiced between
+    the language model's tokens, and a spinning thread left over from a clause slows the next token."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
 class PiperSynthesizer:
-    def __init__(self, model_path: Path, config_path: Path | None = None) -> None:
+    def __init__(self, model_path: Path, config_path: Path | None = None, threads: int = 2) -> None:
         from piper import PiperConfig, PiperVoice
 
         model_path = Path(model_path)
@@ -34,7 +33,7 @@ class PiperSynthesizer:
                 raise ModelError(f"Piper voice file missing: {p}")
         try:
             config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
-            self._voice = PiperVoice(config=config, session=_session(model_path))
+            self._voice = PiperVoice(config=config, session=_session(model_path, threads))
         except Exception as exc:
             raise ModelError(f"cannot load the Piper voice {model_path}: {str(exc).splitlines()[0]}") from None
         self.sample_rate = int(self._voice.config.sample_rate)
