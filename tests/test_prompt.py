@@ -75,3 +75,20 @@ def test_notes_start_again_when_carrying_would_make_them_too_long_or_none_are_re
     assert carry_notes(PREVIOUS, fresh, limit_tokens=200).startswith(PREVIOUS)
     assert carry_notes(PREVIOUS, "", limit_tokens=200) == ""
     assert carry_notes("", fresh, limit_tokens=200) == fresh
+
+
+def test_a_reply_that_only_parrots_or_repeats_is_left_out_of_the_history():
+    h = History()
+    h.add("Chapter 6.", "Chapter 6.")  # the person's words back
+    h.add("They swarmed up in front of the pailings.", "They swarmed up in front of the pailings!")
+    h.add("Tell me about Portugal.", "Portugal is lovely in June, Dana.")
+    h.add("And Lisbon?", "Portugal is lovely in June, Dana.")  # word for word the last reply
+    assert h.turns == [("Tell me about Portugal.", "Portugal is lovely in June, Dana.")]
+
+
+def test_replies_that_use_the_persons_words_are_kept():
+    h = History()
+    h.add("How is my dog doing?", "Your dog is doing well.")
+    h.add("Thanks.", "You're welcome.")
+    h.add("My dog Biscuit has been limping since Sunday and I am worried.", "Limping since Sunday?")
+    assert [reply for _, reply in h.turns] == ["Your dog is doing well.", "You're welcome.", "Limping since Sunday?"]
