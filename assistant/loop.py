@@ -41,6 +41,9 @@ class TurnMemory(Protocol):
 
     def recall(self, text: str) -> tuple[str, list[dict]]: ...
 
+    def last_words(self) -> str:
+        """What the person said last, in any session ("" if nothing): the prompt is warmed with it."""
+
     def begin_turn(self, user_text: str) -> object:
         """The reply has started playing: store what the person said, now."""
 

@@ -47,6 +47,11 @@ class LoopMemory:
     def recall(self, text: str) -> tuple[str, list[dict]]:
         return self.person.recall(text)
 
+    def last_words(self) -> str:
+        rows = self.store.rows("SELECT text FROM turns WHERE person_id = ? AND role = 'user' ORDER BY id DESC LIMIT 1",
+                               (self.person.person_id,))
+        return rows[0][0] if rows else ""
+
     def begin_turn(self, user_text: str) -> tuple[str, int, datetime]:
         """Commit what the person said (called when the reply starts to play)."""
         now = self.clock()

@@ -106,6 +106,9 @@ class Responder:
         self._carry: np.ndarray | None = None
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
+        self.warming = threading.Thread(target=self._warm_prompt, name="warm-prompt", daemon=True)
+        if prefill:
+            self.warming.start()
 
     # -- called from the listening thread ---------------------------------------------------
     def start(self, job_id: int, turn_id: int, audio: np.ndarray, speculative: bool) -> Job:
@@ -256,6 +259,28 @@ class Responder:
             if free:
                 self.engines.llm.prefill(build_messages("", self.history, self._last_block, speaker))
 
+    def _warm_prompt(self) -> None:
+        """At start-up, evaluate what the first reply's prompt is likely to begin with: the system
+        prompt and the notes recalled for what the person said last. The first reply carries those
+        notes on, so it evaluates only its new lines, not all of them (a miss costs 1-2 s here)."""
+        try:
+            memory = self.household.anticipated() if self.household else self.memory
+            words = memory.last_words() if memory is not None else ""
+            block = memory.recall(words)[0] if words else ""
+            if not block:
+                return
+            with self._lock:
+                if self._last_block_memory is not None:  # the first reply got there first
+                    return
+                self._last_block, self._last_block_memory = block, memory
+            with self.llm_gate.try_foreground() as free:
+                if free:
+                    self.engines.llm.prefill(build_messages("", self.history, block,
+                                                            getattr(memory, "person_name", None)))
+        except Exception as exc:  # a warm-up is worth having, not worth failing for
+            log.error("warming the prompt failed (%s)", type(exc).__name__)
+            log.debug("warming the prompt failed", exc_info=True)
+
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
         if job.cancelled == "barge-in" and job.heard:
             spoken = self._spoken_text(job)
@@ -299,8 +324,9 @@ class Responder:
             reply = self._say(job, step.say)
         else:
             name = getattr(job.memory, "person_name", None)
-            block = self._notes(job.memory, block)
-            self._last_block, self._last_block_memory = block, job.memory
+            with self._lock:
+                block = self._notes(job.memory, block)
+                self._last_block, self._last_block_memory = block, job.memory
             reply = self._speak(job, build_messages(text, self.history, block, name))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard

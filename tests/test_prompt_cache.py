@@ -39,3 +39,28 @@ def test_carried_notes_evaluate_fewer_tokens_than_fresh_notes(engines):
     _, carried = first_piece(llm, build_messages(question, history(), carried_notes, "Dana"))
     assert carried_notes == NOTES + "\n" + OTHER
     assert carried < fresh - 20  # fresh: all of the notes evaluated again; carried: only the line added
+
+
+def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engines, test_config, tmp_path):
+    from dataclasses import replace
+
+    from assistant import events as ev
+    from assistant.clock import MonotonicClock
+    from assistant.remembering import open_memory_store, session_memory
+    from assistant.responder import Responder
+    from audio.sinks import WavSink
+
+    config = replace(test_config, data_dir=str(tmp_path / "data"))
+    store = open_memory_store(config, engines)
+    memory = session_memory(store, config, engines, "Dana")
+    memory.remember("My dog Biscuit has been limping since Sunday and I'm worried about him.", "Poor Biscuit.")
+    memory.flush()
+    responder = Responder(engines, WavSink(tmp_path / "out"), ev.EventBus().emit, MonotonicClock(), config,
+                          History(), memory)
+    responder.warming.join(timeout=60)
+    responder.close()
+    notes = responder._last_block
+    assert "Biscuit" in notes  # recalled for what Dana said last
+    cached, evaluated = first_piece(engines.llm, build_messages("How is he today?", History(), notes, "Dana"))
+    assert cached > 60 and evaluated < 25
+    store.close()
