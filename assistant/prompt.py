@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from memory.ranking import estimate_tokens
+from memory.ranking import estimate_tokens, repeats, word_set
 
 SYSTEM_PROMPT = (
     "You are Hearth, a friendly voice assistant on the user's desk. Everything you say is spoken "
@@ -43,13 +42,13 @@ class History:
 def parrots(reply: str, user: str, earlier_replies: list[str], share: float = 0.9) -> bool:
     """Whether a reply says nothing of its own: nearly all its words are the person's words (and
     it is not much shorter than what they said), or it is word for word an earlier reply."""
-    words = _words(reply)
+    words = word_set(reply)
     if not words:
         return False
-    heard = _words(user)
+    heard = word_set(user)
     if len(words & heard) >= share * len(words) and len(words) >= 0.6 * len(heard):
         return True
-    return any(_words(earlier) == words for earlier in earlier_replies)
+    return any(word_set(earlier) == words for earlier in earlier_replies)
 
 
 def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:
@@ -72,10 +71,6 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     return messages
 
 
-def _words(line: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9']+", line.lower()))
-
-
 def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
     """This turn's memory notes: the previous prompt's notes as they were, then the fresh recall's
     lines they lack (each under its day's header again).
@@ -88,21 +83,20 @@ def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
     """
     if not previous or not fresh:
         return fresh
-    kept = [_words(line) for line in previous.splitlines() if line.startswith("- ")]
+    kept = [word_set(line) for line in previous.splitlines() if line.startswith("- ")]
     added: list[str] = []
     header, header_added = "", False
     for line in fresh.splitlines():
         if not line.startswith("- "):
             header, header_added = line, False
             continue
-        words = _words(line)
-        if any(len(words & seen) >= 0.9 * len(words) for seen in kept):  # already there, maybe cut differently
+        if repeats(line, kept):  # already there, maybe cut differently for this question
             continue
         if header and not header_added:
             added.append(header)
             header_added = True
         added.append(line)
-        kept.append(words)
+        kept.append(word_set(line))
     if not added:
         return previous
     carried = previous + "\n" + "\n".join(added)

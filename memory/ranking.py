@@ -162,7 +162,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     used = 0
     for r in results:
         c = r.candidate
-        if _repeats(c.text, seen):  # a summary that says no more than a fact already in the block
+        if repeats(c.text, seen):  # a summary that says no more than a fact already in the block
             continue
         text = focus(c.text, qwords, max_words) if query is not None else c.text
         line = f"- {text}"
@@ -180,7 +180,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
             continue
         groups.setdefault(day, []).append(((c.said_at, c.kind, c.id), line))
         kept.append(r)
-        seen.append(_word_set(c.text))
+        seen.append(word_set(c.text))
         used += cost
     out = []
     for day in sorted(groups):
@@ -189,13 +189,13 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     return kept, "\n".join(out)
 
 
-def _word_set(text: str) -> set[str]:
+def word_set(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9']+", text.lower()))
 
 
-def _repeats(text: str, seen: list[set[str]], share: float = 0.9) -> bool:
+def repeats(text: str, seen: list[set[str]], share: float = 0.9) -> bool:
     """Whether nearly all of text's words are already in one line of the block."""
-    words = _word_set(text)
+    words = word_set(text)
     return bool(words) and any(len(words & s) >= share * len(words) for s in seen)
 
 

@@ -315,11 +315,11 @@ def test_vector_scores_match_score():
 
 def test_block_skips_a_line_that_repeats_one_already_in_it():
 
-    from memory.ranking import _repeats, _word_set
+    from memory.ranking import repeats, word_set
 
-    seen = [_word_set("Dana is a bit worried because her dog Biscuit has been limping since Sunday.")]
-    assert _repeats("Dana is a bit worried because her dog Biscuit has been limping since Sunday…", seen)
-    assert not _repeats("Biscuit saw the vet on Monday and has a sprain.", seen)
+    seen = [word_set("Dana is a bit worried because her dog Biscuit has been limping since Sunday.")]
+    assert repeats("Dana is a bit worried because her dog Biscuit has been limping since Sunday…", seen)
+    assert not repeats("Biscuit saw the vet on Monday and has a sprain.", seen)
 
 
 def test_a_self_introduction_is_not_a_memory_of_its_own():

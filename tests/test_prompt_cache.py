@@ -1,7 +1,14 @@
 """The prompt cache, on the bundled language model: what was evaluated ahead is not evaluated again,
 and carried-on memory notes cost fewer tokens than fresh ones. Counted in tokens, not timed."""
 
+from dataclasses import replace
+
+from assistant import events as ev
+from assistant.clock import MonotonicClock
 from assistant.prompt import History, build_messages, carry_notes
+from assistant.remembering import open_memory_store, session_memory
+from assistant.responder import Responder
+from audio.sinks import WavSink
 
 NOTES = ("3 May 2026 (three weeks ago):\n- Dana's dog Biscuit is a three-year-old beagle who loves the park.\n"
          "Today:\n- Biscuit has been limping since Sunday and Dana is worried about him.")
@@ -42,14 +49,6 @@ def test_carried_notes_evaluate_fewer_tokens_than_fresh_notes(engines):
 
 
 def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engines, test_config, tmp_path):
-    from dataclasses import replace
-
-    from assistant import events as ev
-    from assistant.clock import MonotonicClock
-    from assistant.remembering import open_memory_store, session_memory
-    from assistant.responder import Responder
-    from audio.sinks import WavSink
-
     config = replace(test_config, data_dir=str(tmp_path / "data"))
     store = open_memory_store(config, engines)
     memory = session_memory(store, config, engines, "Dana")

@@ -43,34 +43,39 @@ def test_empty_stream_yields_nothing():
     assert list(sentences_from_tokens(["  ", ""])) == []
 
 
+def first_pieces(text: str) -> list[str]:
+    """The pieces a streamed reply is voiced in, its first allowed to end early (as in the loop)."""
+    return list(sentences_from_tokens(stream(text), first_clause_words=2))
+
+
 def test_the_first_piece_may_end_at_a_comma_to_start_speaking_sooner():
     text = "Hi Dana, it is lovely to hear from you, and Biscuit too. How was it?"
-    got = list(sentences_from_tokens(stream(text), first_clause_words=2))
+    got = first_pieces(text)
     assert got == ["Hi Dana,", "it is lovely to hear from you, and Biscuit too.", "How was it?"]
 
 
 def test_a_short_head_before_the_comma_waits_for_more():
-    got = list(sentences_from_tokens(stream("Well, that is a fine question to ask."), first_clause_words=2))
+    got = first_pieces("Well, that is a fine question to ask.")
     assert got == ["Well, that is a fine question to ask."]
 
 
 def test_a_short_first_sentence_is_not_held_back_when_speed_matters():
-    got = list(sentences_from_tokens(stream("Sure! Here are three ideas for a calm evening."), first_clause_words=2))
+    got = first_pieces("Sure! Here are three ideas for a calm evening.")
     assert got == ["Sure!", "Here are three ideas for a calm evening."]
-    got = list(sentences_from_tokens(stream("Dr. Who is on at 7.30 tonight, I think."), first_clause_words=2))
+    got = first_pieces("Dr. Who is on at 7.30 tonight, I think.")
     assert got == ["Dr. Who is on at 7.30 tonight,", "I think."]
 
 
 def test_without_an_early_comma_the_first_piece_may_end_before_a_connective():
     text = "Your dog Biscuit is a beagle who loves the park near your flat. Is he better?"
-    got = list(sentences_from_tokens(stream(text), first_clause_words=2))
+    got = first_pieces(text)
     assert got == ["Your dog Biscuit is a beagle", "who loves the park near your flat.", "Is he better?"]
 
 
 def test_a_connective_too_early_or_only_later_does_not_split():
-    got = list(sentences_from_tokens(stream("I think that you should rest today."), first_clause_words=2))
+    got = first_pieces("I think that you should rest today.")
     assert got == ["I think that you should rest today."]  # "that" comes after two words only
-    got = list(sentences_from_tokens(stream("It was lovely. The dog and the cat slept well."), first_clause_words=2))
+    got = first_pieces("It was lovely. The dog and the cat slept well.")
     assert got == ["It was lovely.", "The dog and the cat slept well."]  # only the first piece is cut
     got = list(sentences_from_tokens(stream("Your dog is a beagle who loves parks."), first_clause_words=0))
     assert got == ["Your dog is a beagle who loves parks."]  # the sequential pipeline never cuts early
