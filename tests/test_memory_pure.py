@@ -229,9 +229,9 @@ def test_consolidate_recurring_feeling_and_likes():
 NOW = datetime(2026, 5, 10, 12)
 
 
-def cand(i, sim, days=0, kind="item", valence=0.0, match=0.0, text=None):
+def cand(i, sim, days=0, kind="item", valence=0.0, match=0.0, text=None, source="pool"):
     said = datetime(2026, 5, 10 - days if days < 10 else 1, 12).isoformat()
-    return ranking.Candidate(i, kind, text or f"memory {i}", sim, said, valence, match)
+    return ranking.Candidate(i, kind, text or f"memory {i}", sim, said, valence, match, source=source)
 
 
 def test_rank_orders_by_similarity_then_recency_then_match():
@@ -241,6 +241,13 @@ def test_rank_orders_by_similarity_then_recency_then_match():
     assert r[0].candidate.id == 2
     r = ranking.rank([cand(1, 0.5), cand(2, 0.5, match=1.0)], NOW)
     assert r[0].candidate.id == 2
+
+
+def test_rank_leaves_out_unrelated_rows_outside_the_pool():
+    floor = ranking.FALLBACK_FLOOR
+    r = ranking.rank([cand(1, floor - 0.05, source="fallback"), cand(2, floor + 0.05, source="fallback"),
+                      cand(3, floor - 0.05, match=1.0)], NOW)
+    assert sorted(x.candidate.id for x in r) == [2, 3]  # a row about what was named stays, however worded
 
 
 def test_rank_affect_compatibility():
