@@ -6,6 +6,8 @@ about to be wanted, so the loop says so with `listening(True)`. Background work 
 waits until no reply is wanted and nobody is speaking, and a background generation already running
 stops at its next token when either begins: a memory rewrite never delays a reply by more than one
 token, nor takes the CPU from the partial transcripts and prompt evaluation made while someone talks.
+Prompt evaluation ahead of time (`try_foreground`, then a prefill) stops between two batches once
+a reply has begun (`reply_started`): it is there to save the reply time, not to cost it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ class LlmGate:
     def __init__(self) -> None:
         self._model = threading.Lock()
         self._state = threading.Condition()
-        self._wanted = 0
+        self._wanted = 0  # replies under way
+        self._ahead = 0  # prompt evaluations ahead of a reply
         self._listening = False
 
     @contextmanager
@@ -45,14 +48,21 @@ class LlmGate:
     @contextmanager
     def try_foreground(self) -> Iterator[bool]:
         """The model if it is free right now (yields True), else nothing (yields False): for
-        speculative work that is only worth doing when it costs a reply no wait."""
-        with self.wanted():
+        speculative work that is only worth doing when it costs a reply no wait. Background work
+        stands aside meanwhile; a reply does not, so such work should stop at `reply_started`."""
+        with self._state:
+            self._ahead += 1
+        try:
             got = self._model.acquire(blocking=False)
             try:
                 yield got
             finally:
                 if got:
                     self._model.release()
+        finally:
+            with self._state:
+                self._ahead -= 1
+                self._state.notify_all()
 
     def listening(self, speaking: bool) -> None:
         """The person is speaking (True) or has stopped (False); called by the loop every frame."""
@@ -63,8 +73,13 @@ class LlmGate:
             self._state.notify_all()
 
     @property
+    def reply_started(self) -> bool:
+        """A reply is under way and will want the model soon, if it does not already."""
+        return self._wanted > 0
+
+    @property
     def reply_waiting(self) -> bool:
-        return self._wanted > 0 or self._listening
+        return self._wanted > 0 or self._ahead > 0 or self._listening
 
     @contextmanager
     def background(self, timeout: float | None = None) -> Iterator[None]:
@@ -95,6 +110,9 @@ class BackgroundChat:
 
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
         with self._gate.background(timeout=self.wait_seconds):
+            # the prompt first, a batch at a time: a long one would otherwise hold a reply up for seconds
+            if not self._llm.prefill(messages, stop=lambda: self._gate.reply_waiting):
+                raise Preempted
             pieces = []
             stream = self._llm.stream(messages, max_tokens=max_tokens, temperature=temperature)
             try:

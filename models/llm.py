@@ -6,11 +6,15 @@ import json
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from . import ModelError
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+# A prefill evaluates this many prompt tokens at a time and looks between two batches whether it
+# should stop (about 0.1-0.2 s each here): a reply never waits long for a speculative evaluation.
+PREFILL_BATCH = 32
 
 
 class ChatModel(Protocol):
@@ -24,8 +28,9 @@ class ChatModel(Protocol):
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
 
-    def prefill(self, messages: list[Message]) -> None:
-        """Optional: evaluate a prompt ahead of time (a no-op where the model is remote)."""
+    def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
+        """Optional: evaluate a prompt ahead of time (a no-op where the model is remote), giving up
+        as soon as stop() says so. True when all of it was evaluated."""
 
 
 class LlamaCppChat:
@@ -47,6 +52,7 @@ class LlamaCppChat:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         self.name = path.name
         self.last_prompt_tokens = (0, 0)
+        self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
@@ -73,10 +79,59 @@ class LlamaCppChat:
         out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
         return out["choices"][0]["message"]["content"] or ""
 
-    def prefill(self, messages: list[Message]) -> None:
+    def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Evaluate a prompt now so a later one that starts the same way only evaluates what differs
-        (llama-cpp-python keeps the longest common prefix of its last prompt in the KV cache)."""
-        self._llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
+        (llama-cpp-python keeps the longest common prefix of its last prompt in the KV cache).
+
+        Evaluated a batch at a time, so it stops soon after stop() turns true: what was evaluated by
+        then stays in the cache, and the reply that wanted the model does not wait for the rest."""
+        if self._formatter is None:  # a chat format this cannot tokenize alike: in one piece
+            self._llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
+            return True
+        llm = self._llm
+        tokens = self._prompt_tokens(messages)
+        cached = llm.input_ids[: llm.n_tokens]
+        n = min(len(cached), len(tokens))
+        differ = (cached[:n] != tokens[:n]).nonzero()[0]
+        llm.n_tokens = int(differ[0]) if len(differ) else n  # eval() drops the cache after this
+        for start in range(llm.n_tokens, len(tokens), PREFILL_BATCH):
+            if stop is not None and stop():
+                return False
+            llm.eval(tokens[start:start + PREFILL_BATCH])
+        return True
+
+    @property
+    def cached_tokens(self) -> int:
+        """Tokens in the KV cache now (the prompt evaluated so far, and any reply after it)."""
+        return self._llm.n_tokens
+
+    def count_prompt_tokens(self, messages: list[Message]) -> int:
+        """The prompt's length in tokens (for a model with its own chat template in the GGUF file)."""
+        if self._formatter is None:
+            raise ModelError(f"{self.name}: cannot count prompt tokens for chat format {self._llm.chat_format}")
+        return len(self._prompt_tokens(messages))
+
+    def _chat_formatter(self):
+        """The prompt template create_chat_completion uses, where it is the model's own (GGUF) one."""
+        from llama_cpp import llama_chat_format
+
+        llm = self._llm
+        template = llm.metadata.get("tokenizer.chat_template")
+        if llm.chat_format != "chat_template.default" or llm.chat_handler is not None or not template:
+            return None
+        def text(token: int) -> str:
+            return llm.detokenize([token], special=True).decode("utf-8", "replace") if token != -1 else ""
+
+        return llama_chat_format.Jinja2ChatFormatter(template=template, eos_token=text(llm.token_eos()),
+                                                     bos_token=text(llm.token_bos()),
+                                                     stop_token_ids=[llm.token_eos()])
+
+    def _prompt_tokens(self, messages: list[Message]):
+        import numpy as np
+
+        formatted = self._formatter(messages=messages)
+        return np.array(self._llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special,
+                                           special=True), dtype=np.intc)
 
 
 class OpenAICompatChat:
@@ -118,8 +173,9 @@ class OpenAICompatChat:
                 if piece:
                     yield piece
 
-    def prefill(self, messages: list[Message]) -> None:
+    def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """A remote server keeps its own cache; nothing to do ahead of time."""
+        return True
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature}

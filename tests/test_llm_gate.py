@@ -1,4 +1,7 @@
-"""Replies come first: background generation waits for them and stops when one arrives."""
+"""Replies come first: background generation waits for them and stops when one arrives.
+
+On the bundled language model: a background job is a real generation, so preemption is tested where
+it happens, between two tokens or between two batches of prompt evaluation."""
 
 import threading
 import time
@@ -6,54 +9,80 @@ import time
 import pytest
 
 from models.gate import BackgroundChat, LlmGate, Preempted
+from models.llm import PREFILL_BATCH
+
+STORY = [{"role": "user", "content": "Tell me a very long story about a lighthouse keeper and his dog."}]
+LONG_PROMPT = [{"role": "user", "content": "Summarise these notes in one line.\n" +
+                "- Dana walked the dog by the river and talked about the weather with a neighbour.\n" * 40}]
 
 
-class CountingModel:
-    """A stand-in for the language model's token stream: yields a token every 10 ms."""
+class Watched:
+    """The real model, counting the pieces it streamed and the streams closed (a preempted one must be)."""
 
-    name = "counting"
+    def __init__(self, llm):
+        self.llm, self.name, self.pieces, self.closed = llm, llm.name, 0, 0
 
-    def __init__(self):
-        self.closed = 0
+    def prefill(self, messages, stop=None):
+        return self.llm.prefill(messages, stop)
 
     def stream(self, messages, max_tokens=160, temperature=0.0):
         try:
-            for n in range(max_tokens):
-                time.sleep(0.01)
-                yield f"t{n} "
+            for piece in self.llm.stream(messages, max_tokens, temperature):
+                self.pieces += 1
+                yield piece
         finally:
             self.closed += 1
 
 
-def start_long_background(chat, result: dict) -> threading.Thread:
-    """A long background generation on its own thread, already under way; how it ended goes in result."""
+def start_background(chat, messages, result: dict) -> threading.Thread:
+    """A long background generation on its own thread; how it ended goes in result."""
     def background():
         try:
-            result["text"] = chat.complete([], max_tokens=500)
+            result["text"] = chat.complete(messages, max_tokens=400)
         except Preempted:
             result["preempted"] = True
 
     worker = threading.Thread(target=background)
     worker.start()
-    time.sleep(0.05)
     return worker
 
 
-def test_background_runs_when_nothing_else_wants_the_model():
-    chat = BackgroundChat(CountingModel(), LlmGate())
-    assert chat.complete([], max_tokens=3) == "t0 t1 t2 "
+def wait_until(condition, worker: threading.Thread) -> None:
+    while worker.is_alive() and not condition():
+        time.sleep(0.005)
 
 
-def test_background_generation_stops_when_a_reply_wants_the_model():
-    gate, model = LlmGate(), CountingModel()
+def test_background_runs_when_nothing_else_wants_the_model(engines):
+    chat = BackgroundChat(engines.llm, LlmGate())
+    assert chat.complete(STORY, max_tokens=4).strip()
+
+
+def test_background_generation_stops_when_a_reply_wants_the_model(engines):
+    gate, model = LlmGate(), Watched(engines.llm)
     chat = BackgroundChat(model, gate)
     result = {}
-    worker = start_long_background(chat, result)
+    worker = start_background(chat, STORY, result)
+    wait_until(lambda: model.pieces > 0, worker)  # generating
     with gate.foreground():  # a reply: it gets the model once the background stops
         result["reply_got_model"] = True
-    worker.join(timeout=5)
+    worker.join(timeout=60)
     assert result == {"preempted": True, "reply_got_model": True}
     assert model.closed == 1  # the stream was closed, not left half-read
+
+
+def test_a_long_background_prompt_stops_between_two_batches_when_a_reply_wants_the_model(engines):
+    gate, llm = LlmGate(), engines.llm
+    chat = BackgroundChat(llm, gate)
+    result = {}
+    llm.prefill([{"role": "user", "content": "Something else."}])  # nothing of the long prompt cached
+    before = llm.cached_tokens
+    worker = start_background(chat, LONG_PROMPT, result)
+    wait_until(lambda: llm.cached_tokens > before, worker)  # its first batch is evaluated
+    with gate.foreground():
+        evaluated = llm.cached_tokens
+    worker.join(timeout=60)
+    assert result == {"preempted": True}
+    assert evaluated < llm.count_prompt_tokens(LONG_PROMPT) - PREFILL_BATCH  # most of it was never evaluated
 
 
 def test_background_waits_while_a_reply_is_wanted():
@@ -75,19 +104,20 @@ def test_background_gives_up_after_its_timeout():
             pass
 
 
-def test_background_stops_when_the_person_starts_speaking_and_waits_until_they_stop():
-    gate, model = LlmGate(), CountingModel()
+def test_background_stops_when_the_person_starts_speaking_and_waits_until_they_stop(engines):
+    gate, model = LlmGate(), Watched(engines.llm)
     chat = BackgroundChat(model, gate)
     result = {}
-    worker = start_long_background(chat, result)
+    worker = start_background(chat, STORY, result)
+    wait_until(lambda: model.pieces > 0, worker)
     gate.listening(True)  # speech started: a reply is coming
-    worker.join(timeout=5)
+    worker.join(timeout=60)
     assert result == {"preempted": True}
 
-    later = threading.Thread(target=lambda: result.setdefault("later", chat.complete([], max_tokens=2)))
+    later = threading.Thread(target=lambda: result.setdefault("later", chat.complete(STORY, max_tokens=2)))
     later.start()
     later.join(timeout=0.1)
     assert later.is_alive() and "later" not in result  # nothing runs while the person speaks
     gate.listening(False)
-    later.join(timeout=5)
-    assert result["later"] == "t0 t1 "
+    later.join(timeout=60)
+    assert result["later"].strip()
