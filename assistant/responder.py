@@ -25,7 +25,8 @@ from .anticipation import Anticipation, still_valid
 from .heap import release_free_memory
 from .engines import Engines
 from .household import Household
-from .prompt import History, build_messages, carry_notes
+from .prompt import History, build_messages
+from .prompt_cache import PromptCache
 from .sentences import sentences_from_tokens
 
 log = logging.getLogger(__name__)
@@ -94,8 +95,7 @@ class Responder:
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._anticipation: Anticipation | None = None
-        self._last_block = ""  # the memory notes of the last reply's prompt
-        self._last_block_memory = None  # whose memory they came from
+        self.prompt_cache = PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens)
         self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
         self._jobs: dict[int, Job] = {}
@@ -106,7 +106,8 @@ class Responder:
         self._carry: np.ndarray | None = None
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
-        self.warming = threading.Thread(target=self._warm_prompt, name="warm-prompt", daemon=True)
+        self.warming = threading.Thread(target=self.prompt_cache.warm, args=(self._anticipated_memory,),
+                                        name="warm-prompt", daemon=True)
         if prefill:
             self.warming.start()
 
@@ -157,25 +158,18 @@ class Responder:
     def anticipate(self, turn_id: int, partial_text: str) -> None:
         """On the partial worker: look up memories for the words so far and, when the model is free,
         evaluate the prompt they make, so the final reply only has to evaluate what changed."""
-        household = self.household
-        memory = household.anticipated() if household else self.memory
+        memory = self._anticipated_memory()
         block, memories = "", []
         if memory is not None:
             memory.prepare(partial_text)
             block, memories = memory.recall(partial_text)
         self._anticipation = Anticipation(turn_id, partial_text, block, tuple(memories), memory)
         if self.prefill:
-            messages = build_messages(partial_text, self.history, self._notes(memory, block),
-                                      getattr(memory, "person_name", None))
-            with self.llm_gate.try_foreground() as free:
-                if free:
-                    self.engines.llm.prefill(messages)
+            self.prompt_cache.prefill_partial(partial_text, memory, block)
 
-    def _notes(self, memory, block: str) -> str:
-        """The notes for a prompt: carried on from the last reply's when they were this person's."""
-        if memory is None or memory is not self._last_block_memory:
-            return block
-        return carry_notes(self._last_block, block, 2 * self.config.memory_budget_tokens)
+    def _anticipated_memory(self):
+        """Whose memory to look in before the voice is identified: the person who spoke last."""
+        return self.household.anticipated() if self.household else self.memory
 
     def _recall(self, job: Job, text: str) -> tuple[str, list[dict]]:
         """The anticipated lookup if it still answers the final words, else a fresh one."""
@@ -245,41 +239,9 @@ class Responder:
                     self._jobs.pop(job.job_id, None)
                 self.finished.put(job.job_id)
             if self.prefill and job.heard and self._queue.empty():
-                self._prefill_history(getattr(job.memory, "person_name", None))
+                self.prompt_cache.prefill_next(getattr(job.memory, "person_name", None))
             if self._queue.empty():
                 release_free_memory()
-
-    def _prefill_history(self, speaker: str | None) -> None:
-        """Between turns, evaluate the prompt as far as the next one is likely to share it: the
-        system prompt, the history with the turn just added, and the last memory notes (a
-        conversation stays on its topic, and the notes' lines keep their order, so the next notes
-        often begin the same). Then a reply to something too short for a partial transcript
-        evaluates little more than its words."""
-        with self.llm_gate.try_foreground() as free:
-            if free:
-                self.engines.llm.prefill(build_messages("", self.history, self._last_block, speaker))
-
-    def _warm_prompt(self) -> None:
-        """At start-up, evaluate what the first reply's prompt is likely to begin with: the system
-        prompt and the notes recalled for what the person said last. The first reply carries those
-        notes on, so it evaluates only its new lines, not all of them (a miss costs 1-2 s here)."""
-        try:
-            memory = self.household.anticipated() if self.household else self.memory
-            words = memory.last_words() if memory is not None else ""
-            block = memory.recall(words)[0] if words else ""
-            if not block:
-                return
-            with self._lock:
-                if self._last_block_memory is not None:  # the first reply got there first
-                    return
-                self._last_block, self._last_block_memory = block, memory
-            with self.llm_gate.try_foreground() as free:
-                if free:
-                    self.engines.llm.prefill(build_messages("", self.history, block,
-                                                            getattr(memory, "person_name", None)))
-        except Exception as exc:  # a warm-up is worth having, not worth failing for
-            log.error("warming the prompt failed (%s)", type(exc).__name__)
-            log.debug("warming the prompt failed", exc_info=True)
 
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
         if job.cancelled == "barge-in" and job.heard:
@@ -323,11 +285,9 @@ class Responder:
         if step is not None and step.handled:  # the enrolment dialog answers this one itself
             reply = self._say(job, step.say)
         else:
+            notes = self.prompt_cache.use_notes(job.memory, block)
             name = getattr(job.memory, "person_name", None)
-            with self._lock:
-                block = self._notes(job.memory, block)
-                self._last_block, self._last_block_memory = block, job.memory
-            reply = self._speak(job, build_messages(text, self.history, block, name))
+            reply = self._speak(job, build_messages(text, self.history, notes, name))
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
         with self._lock:

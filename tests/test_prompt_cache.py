@@ -6,9 +6,11 @@ from dataclasses import replace
 from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.prompt import History, build_messages, carry_notes
+from assistant.prompt_cache import PromptCache
 from assistant.remembering import open_memory_store, session_memory
 from assistant.responder import Responder
 from audio.sinks import WavSink
+from models.llm import PREFILL_BATCH
 
 NOTES = ("3 May 2026 (three weeks ago):\n- Dana's dog Biscuit is a three-year-old beagle who loves the park.\n"
          "Today:\n- Biscuit has been limping since Sunday and Dana is worried about him.")
@@ -35,6 +37,31 @@ def test_a_prompt_evaluated_between_turns_is_found_in_the_cache(engines):
     assert evaluated < 25  # the new words, the chat template's closing tokens and the first reply token
 
 
+def test_a_prefill_stops_between_two_batches_when_told(engines):
+    llm = engines.llm
+    llm.prefill([{"role": "user", "content": "Something else."}])
+    messages = build_messages("How is my dog doing?", history(), NOTES + "\n" + OTHER, "Dana")
+    assert not llm.prefill(messages, stop=lambda: True)
+    shared = llm.cached_tokens  # the start both prompts share, nothing more
+    stops = iter([False, True])
+    assert not llm.prefill(messages, stop=lambda: next(stops))
+    assert llm.cached_tokens == shared + PREFILL_BATCH  # one batch, then it stopped
+    assert llm.prefill(messages) and llm.cached_tokens == llm.count_prompt_tokens(messages)
+    assert first_piece(llm, messages)[1] < 3  # all of it was in the cache
+
+
+def test_a_prompt_evaluated_ahead_stands_aside_once_a_reply_has_begun(engines):
+    llm, gate = engines.llm, engines.llm_gate
+    cache = PromptCache(llm, gate, history(), memory_budget_tokens=200)
+    llm.prefill([{"role": "user", "content": "Something else."}])
+    before = llm.cached_tokens
+    with gate.wanted():  # a reply's job has started: it will want the model after its transcription
+        cache.prefill_partial("How is my dog", None, NOTES)
+    assert llm.cached_tokens <= before
+    cache.prefill_partial("How is my dog", None, NOTES)
+    assert llm.cached_tokens == llm.count_prompt_tokens(build_messages("How is my dog", history(), NOTES))
+
+
 def test_carried_notes_evaluate_fewer_tokens_than_fresh_notes(engines):
     llm = engines.llm
     question = "And how are my night shifts going?"
@@ -58,7 +85,7 @@ def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engine
                           History(), memory)
     responder.warming.join(timeout=60)
     responder.close()
-    notes = responder._last_block
+    notes = responder.prompt_cache.last_notes
     assert "Biscuit" in notes  # recalled for what Dana said last
     cached, evaluated = first_piece(engines.llm, build_messages("How is he today?", History(), notes, "Dana"))
     assert cached > 60 and evaluated < 25
