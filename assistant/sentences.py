@@ -13,6 +13,13 @@ MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
 # there (once it has CONNECTIVE_MIN_WORDS words) when the model writes no early comma.
 _CONNECTIVES = {"and", "but", "because", "so", "that", "which", "who", "when", "while", "since", "if", "or"}
 CONNECTIVE_MIN_WORDS = 4
+# A speaker may also pause before a preposition, once the piece is a little longer; and a first
+# piece with no pause at all is cut after FIRST_PIECE_MAX_WORDS, so that a long first sentence
+# (there were some of 30 words: 3 s of generating and voicing before any sound) starts sooner.
+# (Not "to" or "like": "a question | to ask", "I would | like".)
+_PREPOSITIONS = {"by", "in", "with", "for", "about", "from", "on", "at", "after", "before", "into"}
+PREPOSITION_MIN_WORDS = 6
+FIRST_PIECE_MAX_WORDS = 12
 
 
 def _sentence_ends(buffer: str) -> Iterator[int]:
@@ -41,12 +48,15 @@ def split_complete(buffer: str) -> tuple[list[str], str]:
     return sentences, rest
 
 
-def _connective_break(buffer: str, min_words: int = CONNECTIVE_MIN_WORDS) -> int | None:
-    """Where a connective word begins in buffer after at least min_words words, if one has been
-    written out whole (a space after it)."""
+def _pause_break(buffer: str) -> int | None:
+    """Where the first piece may end in buffer: before a connective word after at least
+    CONNECTIVE_MIN_WORDS words, before a preposition after PREPOSITION_MIN_WORDS, or after
+    FIRST_PIECE_MAX_WORDS whatever comes. Only words written out whole (a space after them) count."""
     words = list(re.finditer(r"\S+", buffer))
     for n, m in enumerate(words[:-1]):  # the last word may still be growing
-        if n >= min_words and m.group().lower() in _CONNECTIVES:
+        word = m.group().lower()
+        if (n >= CONNECTIVE_MIN_WORDS and word in _CONNECTIVES) or (n >= PREPOSITION_MIN_WORDS and word in _PREPOSITIONS) \
+                or n >= FIRST_PIECE_MAX_WORDS:
             return m.start()
     return None
 
@@ -64,8 +74,9 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
     first_clause_words > 0: the very first piece may end at a comma once it has that many words,
-    or before a connective ("and", "because", "who"...) once it has CONNECTIVE_MIN_WORDS, so the
-    first sound can start before the whole first sentence is generated.
+    or at a pause (`_pause_break`: before "and", "because", "who"..., before "by", "with"... in a
+    longer piece, or after FIRST_PIECE_MAX_WORDS), so the first sound can start before the whole
+    first sentence is generated.
     """
     buffer = ""
     first = first_clause_words > 0
@@ -84,7 +95,7 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
                 yield buffer[:end].strip()
                 buffer, first = buffer[end:], False
                 continue
-            cut = _connective_break(buffer)
+            cut = _pause_break(buffer)
             if cut is not None:
                 yield buffer[:cut].strip()
                 buffer, first = buffer[cut:], False

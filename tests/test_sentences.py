@@ -72,6 +72,17 @@ def test_without_an_early_comma_the_first_piece_may_end_before_a_connective():
     assert got == ["Your dog Biscuit is a beagle", "who loves the park near your flat.", "Is he better?"]
 
 
+def test_a_long_first_sentence_may_pause_before_a_preposition_or_is_cut_after_its_twelfth_word():
+    text = "You remember that China had been influenced by wood blocks engraved in relief. Yes."
+    assert first_pieces(text)[0] == "You remember that China had been influenced"
+    text = "Mister Quilter is the apostle of the middle classes and we are glad to welcome his gospel."
+    assert first_pieces(text)[:2] == ["Mister Quilter is the apostle of the middle classes",
+                                      "and we are glad to welcome his gospel."]
+    text = "One two three four five six seven eight nine ten eleven twelve thirteen fourteen."
+    assert first_pieces(text) == ["One two three four five six seven eight nine ten eleven twelve",
+                                  "thirteen fourteen."]
+
+
 def test_a_connective_too_early_or_only_later_does_not_split():
     got = first_pieces("I think that you should rest today.")
     assert got == ["I think that you should rest today."]  # "that" comes after two words only
