@@ -55,8 +55,9 @@ def _pause_break(buffer: str) -> int | None:
     words = list(re.finditer(r"\S+", buffer))
     for n, m in enumerate(words[:-1]):  # the last word may still be growing
         word = m.group().lower()
-        if (n >= CONNECTIVE_MIN_WORDS and word in _CONNECTIVES) or (n >= PREPOSITION_MIN_WORDS and word in _PREPOSITIONS) \
-                or n >= FIRST_PIECE_MAX_WORDS:
+        connective = n >= CONNECTIVE_MIN_WORDS and word in _CONNECTIVES
+        preposition = n >= PREPOSITION_MIN_WORDS and word in _PREPOSITIONS
+        if connective or preposition or n >= FIRST_PIECE_MAX_WORDS:
             return m.start()
     return None
 
