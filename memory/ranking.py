@@ -11,11 +11,12 @@ from .dates import format_date, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
-# A row outside the matched neighbourhood must be at least this similar to the query to be recalled.
+# A row must be at least this similar to the query to be recalled, unless its entity was named.
 # Unrelated sentences score 0–0.25 with the bundled embedder (the best of 100k random vectors about
-# 0.23); on LoCoMo dev a floor of 0.3, even of 0.35, costs no evidence (57.0% → 56.9%). Below it a
-# note is noise: the small model reads it back, and it changes the prompt on every turn.
-FALLBACK_FLOOR = 0.3
+# 0.23); on LoCoMo dev this floor costs no evidence (57.0% → 56.9%). Below it a note is noise: the
+# small model reads it back, and it changes the prompt on every turn. Rows a schema cue ("work",
+# "worried") or a hop brings in need it too: with 100k items, a cue brings in thousands.
+RELEVANCE_FLOOR = 0.3
 
 
 @dataclass(frozen=True)
@@ -71,15 +72,15 @@ def vector_scores(similarity, days, valences, match, now_day: float, query_valen
 
 
 def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_valence: float | None = None,
-         fallback_floor: float = FALLBACK_FLOOR, max_persona: int = 2) -> list[Result]:
+         floor: float = RELEVANCE_FLOOR, max_persona: int = 2) -> list[Result]:
     """The k best candidates by similarity, affect compatibility, recency and entity match.
 
     One result per row, persona nodes that repeat one feeling about one cause counted once, and at
-    most `max_persona` of them, so facts keep room in the block. A candidate outside the pool (no
-    entity of it named or one hop away) needs `fallback_floor` similarity at least."""
+    most `max_persona` of them, so facts keep room in the block. A candidate whose entity was not
+    named needs `floor` similarity at least."""
     best: dict[tuple[str, int], Result] = {}
     for c in candidates:
-        if c.source == "fallback" and c.similarity < fallback_floor:
+        if c.match < 1.0 and c.similarity < floor:
             continue
         r = Result(c, score(c, now, query_valence))
         key = (c.kind, c.id)

@@ -243,10 +243,10 @@ def test_rank_orders_by_similarity_then_recency_then_match():
     assert r[0].candidate.id == 2
 
 
-def test_rank_leaves_out_unrelated_rows_outside_the_pool():
-    floor = ranking.FALLBACK_FLOOR
+def test_rank_leaves_out_unrelated_rows_unless_their_entity_was_named():
+    floor = ranking.RELEVANCE_FLOOR
     r = ranking.rank([cand(1, floor - 0.05, source="fallback"), cand(2, floor + 0.05, source="fallback"),
-                      cand(3, floor - 0.05, match=1.0)], NOW)
+                      cand(3, floor - 0.05, match=1.0), cand(4, floor - 0.05, match=0.6)], NOW)
     assert sorted(x.candidate.id for x in r) == [2, 3]  # a row about what was named stays, however worded
 
 
@@ -259,7 +259,7 @@ def test_rank_dedupes_and_caps_persona():
     nodes = [cand(i, 0.9, kind="persona", text=f"Feels scared about E{i}: surgery") for i in range(3)]
     nodes.append(cand(9, 0.9, kind="persona", text="Feels happy about X: other"))
     nodes.append(cand(10, 0.9, kind="persona", text="Feels sad about Y: third"))
-    r = ranking.rank(nodes + [cand(20, 0.1)], NOW, k=5)
+    r = ranking.rank(nodes + [cand(20, 0.4)], NOW, k=5)
     assert sum(x.candidate.kind == "persona" for x in r) == 2 and r[-1].candidate.id == 20
 
 
