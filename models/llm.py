@@ -93,7 +93,10 @@ class LlamaCppChat:
         cached = llm.input_ids[: llm.n_tokens]
         n = min(len(cached), len(tokens))
         differ = (cached[:n] != tokens[:n]).nonzero()[0]
-        llm.n_tokens = int(differ[0]) if len(differ) else n  # eval() drops the cache after this
+        same = int(differ[0]) if len(differ) else n
+        if same == len(tokens) and llm.n_tokens > same:
+            same -= 1  # the model's last logits are for a later token: evaluate the prompt's last again
+        llm.n_tokens = same  # eval() drops the cache after this
         for start in range(llm.n_tokens, len(tokens), PREFILL_BATCH):
             if stop is not None and stop():
                 return False

@@ -90,3 +90,18 @@ def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engine
     cached, evaluated = first_piece(engines.llm, build_messages("How is he today?", History(), notes, "Dana"))
     assert cached > 60 and evaluated < 25
     store.close()
+
+
+def test_a_prefill_over_a_cached_reply_leaves_the_model_as_llama_cpp_itself_would(engines):
+    llm = engines.llm
+    messages = build_messages("Name one colour of the rainbow.", history(), NOTES, "Dana")
+
+    def reply() -> str:
+        return "".join(llm.stream(messages, max_tokens=6, temperature=0.0))
+
+    llm.prefill([{"role": "user", "content": "Something else."}])
+    reply()  # the cache holds the prompt and a reply after it
+    reused = reply()  # llama-cpp-python's own reuse: the prompt's last token evaluated again
+    llm.prefill(messages)  # ours: cut back to the prompt, its last token evaluated again
+    assert llm.cached_tokens == llm.count_prompt_tokens(messages)
+    assert reply() == reused  # not sampled from the logits of the reply's last token
