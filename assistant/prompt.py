@@ -19,9 +19,10 @@ class History:
     The history is the cached prefix of every prompt, so it changes at its start as rarely as
     possible: when it outgrows max_turns, the older half goes at once (a window sliding by one turn
     would make llama.cpp evaluate the whole history again on every turn). Replies are kept to
-    their first words; what matters for the next turn is the gist. A turn whose reply only parrots
-    the person or repeats an earlier reply is left out: a small model that sees itself do that does
-    it again (in an hour-long soak, one reply, "Chapter 6.", came back 510 times).
+    their first words; what matters for the next turn is the gist. A small model copies what it
+    sees itself say, so a turn whose reply only parrots the person is left out, and a reply that
+    (nearly) repeats an earlier one takes that earlier turn out with it: in hour-long soaks one
+    parroted reply came back 510 times, and a repeat kept once froze the history and came back 262.
     """
 
     max_turns: int = 6
@@ -29,26 +30,33 @@ class History:
     turns: list[tuple[str, str]] = field(default_factory=list)  # (user text, assistant text)
 
     def add(self, user: str, assistant: str) -> None:
-        if parrots(assistant, user, [reply for _, reply in self.turns]):
+        if parrots(assistant, user):
             return
         words = assistant.split()
         if len(words) > self.max_reply_words:
             assistant = " ".join(words[: self.max_reply_words]) + "…"
+        copied = [turn for turn in self.turns if same_reply(assistant, turn[1])]
+        if copied:
+            self.turns = [turn for turn in self.turns if turn not in copied]
+            return
         self.turns.append((user, assistant))
         if len(self.turns) > self.max_turns:
             del self.turns[: len(self.turns) - max(1, self.max_turns // 2)]
 
 
-def parrots(reply: str, user: str, earlier_replies: list[str], share: float = 0.9) -> bool:
+def parrots(reply: str, user: str, share: float = 0.9) -> bool:
     """Whether a reply says nothing of its own: nearly all its words are the person's words (and
-    it is not much shorter than what they said), or it is word for word an earlier reply."""
+    it is not much shorter than what they said)."""
     words = word_set(reply)
-    if not words:
-        return False
     heard = word_set(user)
-    if len(words & heard) >= share * len(words) and len(words) >= 0.6 * len(heard):
-        return True
-    return any(word_set(earlier) == words for earlier in earlier_replies)
+    return bool(words) and len(words & heard) >= share * len(words) and len(words) >= 0.6 * len(heard)
+
+
+def same_reply(reply: str, earlier: str, share: float = 0.8) -> bool:
+    """Whether two replies are nearly the same words ("Thank you for sharing that information!" and
+    "Thank you for that information!")."""
+    a, b = word_set(reply), word_set(earlier)
+    return bool(a) and len(a & b) >= share * max(len(a), len(b))
 
 
 def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:

@@ -1,4 +1,4 @@
-from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes
+from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes, same_reply
 
 
 def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
@@ -77,13 +77,24 @@ def test_notes_start_again_when_carrying_would_make_them_too_long_or_none_are_re
     assert carry_notes("", fresh, limit_tokens=200) == fresh
 
 
-def test_a_reply_that_only_parrots_or_repeats_is_left_out_of_the_history():
+def test_a_reply_that_only_parrots_is_left_out_of_the_history():
     h = History()
     h.add("Chapter 6.", "Chapter 6.")  # the person's words back
     h.add("They swarmed up in front of the pailings.", "They swarmed up in front of the pailings!")
     h.add("Tell me about Portugal.", "Portugal is lovely in June, Dana.")
-    h.add("And Lisbon?", "Portugal is lovely in June, Dana.")  # word for word the last reply
     assert h.turns == [("Tell me about Portugal.", "Portugal is lovely in June, Dana.")]
+
+
+def test_a_repeated_reply_takes_the_turn_it_copies_out_of_the_history_and_the_history_moves_on():
+    h = History()
+    h.add("How was your day?", "Lovely, thank you.")
+    thanks = "Thank you for sharing that information! I'm glad I could help. Let me know if you have more questions."
+    h.add("Seeing that we are tired out.", thanks)
+    h.add("With walking and watching.", thanks.replace("sharing that", "the"))  # nearly the same words
+    assert h.turns == [("How was your day?", "Lovely, thank you.")]  # neither copy is left to be copied
+    h.add("And Lisbon?", "Lisbon is hilly, with trams.")
+    assert [reply for _, reply in h.turns] == ["Lovely, thank you.", "Lisbon is hilly, with trams."]
+    assert not same_reply("Lisbon is hilly, with trams.", "Porto is hilly, with bridges and port wine.")
 
 
 def test_replies_that_use_the_persons_words_are_kept():
