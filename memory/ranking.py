@@ -11,7 +11,8 @@ from .dates import format_date, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
-# A row must be at least this similar to the query to be recalled, unless its entity was named.
+# A row must be at least this similar to the query to be recalled, unless its entity was named or
+# it carries the feeling the query names ("What was I worried about?" is 0.28 similar to the worry).
 # Unrelated sentences score 0–0.25 with the bundled embedder (the best of 100k random vectors about
 # 0.23); on LoCoMo dev this floor costs no evidence (57.0% → 56.9%). Below it a note is noise: the
 # small model reads it back, and it changes the prompt on every turn. Rows a schema cue ("work",
@@ -76,11 +77,12 @@ def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_va
     """The k best candidates by similarity, affect compatibility, recency and entity match.
 
     One result per row, persona nodes that repeat one feeling about one cause counted once, and at
-    most `max_persona` of them, so facts keep room in the block. A candidate whose entity was not
-    named needs `floor` similarity at least."""
+    most `max_persona` of them, so facts keep room in the block. A candidate needs `floor`
+    similarity at least, unless its entity was named or it carries the feeling the query names."""
     best: dict[tuple[str, int], Result] = {}
     for c in candidates:
-        if c.match < 1.0 and c.similarity < floor:
+        same_feeling = bool(query_valence) and c.valence * query_valence > 0
+        if c.match < 1.0 and c.similarity < floor and not same_feeling:
             continue
         r = Result(c, score(c, now, query_valence))
         key = (c.kind, c.id)

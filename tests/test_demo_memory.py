@@ -14,6 +14,8 @@ def test_a_fact_from_the_first_session_is_used_in_the_second(engines, test_confi
     second = results[1].answered
     recalled = [m for r in second for e in r.events if isinstance(e, ev.RecallDone) for m in e.memories]
     assert any("max" in m["text"].lower() for m in recalled), recalled
+    asked = [m for e in second[-1].events if isinstance(e, ev.RecallDone) for m in e.memories]
+    assert any("limp" in m["text"].lower() for m in asked), asked  # "What was I worried about last time?"
     replies = " ".join(r.reply.lower() for r in second)
     assert any(word in replies for word in ("max", "limp", "leg")), replies
     # the conversation history did not carry it: session 2 began with an empty history

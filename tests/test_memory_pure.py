@@ -243,11 +243,14 @@ def test_rank_orders_by_similarity_then_recency_then_match():
     assert r[0].candidate.id == 2
 
 
-def test_rank_leaves_out_unrelated_rows_unless_their_entity_was_named():
+def test_rank_leaves_out_unrelated_rows_unless_their_entity_was_named_or_they_carry_the_feeling_asked_about():
     floor = ranking.RELEVANCE_FLOOR
     r = ranking.rank([cand(1, floor - 0.05, source="fallback"), cand(2, floor + 0.05, source="fallback"),
                       cand(3, floor - 0.05, match=1.0), cand(4, floor - 0.05, match=0.6)], NOW)
     assert sorted(x.candidate.id for x in r) == [2, 3]  # a row about what was named stays, however worded
+    worry = cand(5, floor - 0.05, valence=-0.6, source="fallback")
+    assert [x.candidate.id for x in ranking.rank([worry], NOW, query_valence=-0.6)] == [5]  # the feeling asked about
+    assert ranking.rank([worry], NOW, query_valence=0.7) == [] and ranking.rank([worry], NOW) == []
 
 
 def test_rank_affect_compatibility():
