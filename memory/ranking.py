@@ -16,7 +16,7 @@ HALF_LIFE_DAYS = 120.0
 # Unrelated sentences score 0–0.25 with the bundled embedder (the best of 100k random vectors about
 # 0.23); on LoCoMo dev this floor costs no evidence (57.0% → 56.9%). Below it a note is noise: the
 # small model reads it back, and it changes the prompt on every turn. Rows a schema cue ("work",
-# "worried") or a hop brings in need it too: with 100k items, a cue brings in thousands.
+# "health") or a hop brings in need it too: with 100k items, a cue brings in thousands.
 RELEVANCE_FLOOR = 0.3
 
 
