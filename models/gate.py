@@ -30,15 +30,19 @@ class LlmGate:
         self._listening = False
 
     @contextmanager
-    def wanted(self) -> Iterator[None]:
+    def _counted(self, counter: str) -> Iterator[None]:
         with self._state:
-            self._wanted += 1
+            setattr(self, counter, getattr(self, counter) + 1)
         try:
             yield
         finally:
             with self._state:
-                self._wanted -= 1
+                setattr(self, counter, getattr(self, counter) - 1)
                 self._state.notify_all()
+
+    def wanted(self):
+        """A reply is under way: background work stands aside until it ends."""
+        return self._counted("_wanted")
 
     @contextmanager
     def foreground(self) -> Iterator[None]:
@@ -50,19 +54,13 @@ class LlmGate:
         """The model if it is free right now (yields True), else nothing (yields False): for
         speculative work that is only worth doing when it costs a reply no wait. Background work
         stands aside meanwhile; a reply does not, so such work should stop at `reply_started`."""
-        with self._state:
-            self._ahead += 1
-        try:
+        with self._counted("_ahead"):
             got = self._model.acquire(blocking=False)
             try:
                 yield got
             finally:
                 if got:
                     self._model.release()
-        finally:
-            with self._state:
-                self._ahead -= 1
-                self._state.notify_all()
 
     def listening(self, speaking: bool) -> None:
         """The person is speaking (True) or has stopped (False); called by the loop every frame."""

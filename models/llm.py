@@ -70,9 +70,7 @@ class LlamaCppChat:
         """(tokens the prompt shared with the cache, tokens evaluated since); the second includes the
         one or two reply tokens evaluated before the first piece came out."""
         now = self._llm.input_ids[: self._llm.n_tokens]
-        n = min(len(cached), len(now))
-        differ = (cached[:n] != now[:n]).nonzero()[0]
-        shared = int(differ[0]) if len(differ) else n
+        shared = _shared_prefix(cached, now)
         return shared, len(now) - shared
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
@@ -90,10 +88,7 @@ class LlamaCppChat:
             return True
         llm = self._llm
         tokens = self._prompt_tokens(messages)
-        cached = llm.input_ids[: llm.n_tokens]
-        n = min(len(cached), len(tokens))
-        differ = (cached[:n] != tokens[:n]).nonzero()[0]
-        same = int(differ[0]) if len(differ) else n
+        same = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
         if same == len(tokens) and llm.n_tokens > same:
             same -= 1  # the model's last logits are for a later token: evaluate the prompt's last again
         llm.n_tokens = same  # eval() drops the cache after this
@@ -135,6 +130,13 @@ class LlamaCppChat:
         formatted = self._formatter(messages=messages)
         return np.array(self._llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special,
                                            special=True), dtype=np.intc)
+
+
+def _shared_prefix(a, b) -> int:
+    """How many tokens two token arrays share from their start."""
+    n = min(len(a), len(b))
+    differ = (a[:n] != b[:n]).nonzero()[0]
+    return int(differ[0]) if len(differ) else n
 
 
 class OpenAICompatChat:
