@@ -1,7 +1,7 @@
 """Speech recognition: faster-whisper on a model folder (the bundled tiny.en by default).
 
 Whisper pads every input to 30 s and faster-whisper's `transcribe` encodes all of it: 0.37 s of
-the 0.47 s a 3 s utterance took here. An utterance under 29 s is first encoded in a window fitted
+the 0.47 s a 3 s utterance took here. An utterance under 19 s is first encoded in a window fitted
 to it and decoded with CTranslate2 directly (about 2x faster on the shared clips). Whisper
 was trained on 30 s windows, and in a short one it sometimes repeats itself ("10 of clubs 10 of
 clubs..."); such a decode, or an unsure one, is done again the usual way.
@@ -59,7 +59,7 @@ class WhisperTranscriber:
         self.language = "en" if not self._model.model.is_multilingual else None
         self.fitted_decodes = 0  # how often the fitted window's decode was kept
         self.full_decodes = 0  # how often the utterance was transcribed in the full 30 s window
-        if self.language:
+        if self.language:  # the fitted window uses faster-whisper's own prompt and token rules (1.x)
             from faster_whisper.tokenizer import Tokenizer
             from faster_whisper.transcribe import get_suppressed_tokens
 
