@@ -35,9 +35,9 @@ class History:
         words = assistant.split()
         if len(words) > self.max_reply_words:
             assistant = " ".join(words[: self.max_reply_words]) + "…"
-        copied = [turn for turn in self.turns if same_reply(assistant, turn[1])]
-        if copied:
-            self.turns = [turn for turn in self.turns if turn not in copied]
+        others = [turn for turn in self.turns if not same_reply(assistant, turn[1])]
+        if len(others) < len(self.turns):  # a repeat: neither it nor what it copied stays in view
+            self.turns = others
             return
         self.turns.append((user, assistant))
         if len(self.turns) > self.max_turns:
@@ -47,9 +47,8 @@ class History:
 def parrots(reply: str, user: str, share: float = 0.9) -> bool:
     """Whether a reply says nothing of its own: nearly all its words are the person's words (and
     it is not much shorter than what they said)."""
-    words = word_set(reply)
     heard = word_set(user)
-    return bool(words) and len(words & heard) >= share * len(words) and len(words) >= 0.6 * len(heard)
+    return repeats(reply, [heard], share) and len(word_set(reply)) >= 0.6 * len(heard)
 
 
 def same_reply(reply: str, earlier: str, share: float = 0.8) -> bool:

@@ -73,8 +73,9 @@ class WhisperTranscriber:
             return ""
         audio = np.asarray(audio, dtype=np.float32)
         seconds = len(audio) / SAMPLE_RATE
-        if self.language and window_seconds(seconds) < 30:
-            text = self._fitted(audio, seconds)
+        window = window_seconds(seconds)
+        if self.language and window < 30:
+            text = self._fitted(audio, seconds, window)
             if text is not None:
                 self.fitted_decodes += 1
                 return text
@@ -85,13 +86,13 @@ class WhisperTranscriber:
         )
         return " ".join(s.text.strip() for s in segments).strip()
 
-    def _fitted(self, audio: np.ndarray, seconds: float) -> str | None:
+    def _fitted(self, audio: np.ndarray, seconds: float, window: int) -> str | None:
         """Encode a window fitted to the utterance and decode it; None when the decode is not to be trusted."""
         import ctranslate2
         from faster_whisper.audio import pad_or_trim
 
         model = self._model
-        features = pad_or_trim(model.feature_extractor(audio), window_seconds(seconds) * 100)  # 100 frames/s
+        features = pad_or_trim(model.feature_extractor(audio), window * 100)  # 100 frames/s
         encoded = model.model.encode(ctranslate2.StorageView.from_array(
             np.ascontiguousarray(features[None], dtype=np.float32)), to_cpu=False)
         max_tokens = int(seconds * MAX_WORDS_PER_SECOND * 2) + 10  # a runaway decode stops early
