@@ -133,15 +133,17 @@ class WavSink:
         self._turn = 0
         self._player: PacedPlayer | None = None
         self._lock = threading.Lock()
+        self._stopped = False  # the reply was cut off: a slice still playing is not part of it
 
     def _heard(self, block: np.ndarray) -> None:  # runs on the playback thread
         time.sleep(len(block) / self._rate)
         with self._lock:
-            self._parts.append(block)
+            if not self._stopped:
+                self._parts.append(block)
 
     def start_reply(self, turn_id: int) -> None:
         with self._lock:
-            self._parts, self._turn = [], turn_id
+            self._parts, self._turn, self._stopped = [], turn_id, False
         if self._player:
             self._player.new_reply()
 
@@ -163,6 +165,10 @@ class WavSink:
         self._write_file()
 
     def stop(self) -> float:
+        # The slice playing at this moment ends after the file is written; were it kept, the reply's
+        # own finish_reply (waiting for playback) would write it over the file as the whole reply.
+        with self._lock:
+            self._stopped = True
         heard = self._player.stop() if self._player else sum(map(len, self._parts)) / max(self._rate, 1)
         self._write_file()
         return heard
