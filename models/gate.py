@@ -13,7 +13,7 @@ a reply has begun (`reply_started`): it is there to save the reply time, not to 
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Iterator
 
 
@@ -107,7 +107,9 @@ class BackgroundChat:
         self.wait_seconds = wait_seconds
 
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
-        with self._gate.background(timeout=self.wait_seconds):
+        # the next reply's cached prompt is put back afterwards, where the model can (llama.cpp)
+        keeping = getattr(self._llm, "cache_kept", nullcontext)
+        with self._gate.background(timeout=self.wait_seconds), keeping():
             # the prompt first, a batch at a time: a long one would otherwise hold a reply up for seconds
             if not self._llm.prefill(messages, stop=lambda: self._gate.reply_waiting):
                 raise Preempted

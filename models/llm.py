@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
@@ -97,6 +99,31 @@ class LlamaCppChat:
                 return False
             llm.eval(tokens[start:start + PREFILL_BATCH])
         return True
+
+    @contextmanager
+    def cache_kept(self) -> Iterator[None]:
+        """Put the KV cache back as it was once the block is done.
+
+        A memory rewrite between two replies evaluates a prompt of its own, which would leave the next
+        reply to evaluate its system prompt, history and notes again (one to three seconds here). The
+        cache of a few hundred tokens is a few MB and is copied out and back in milliseconds."""
+        import llama_cpp
+
+        llm = self._llm
+        ctx = llm._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        state = (ctypes.c_uint8 * size)()
+        kept = llama_cpp.llama_state_seq_get_data(ctx, state, size, 0) == size
+        tokens = llm.input_ids[: llm.n_tokens].copy()
+        try:
+            yield
+        finally:
+            if kept and llama_cpp.llama_state_seq_set_data(ctx, state, size, 0) == size:
+                llm.input_ids[: len(tokens)] = tokens
+                llm.n_tokens = len(tokens)
+            else:  # nothing trustworthy in the cache: the next prompt is evaluated whole
+                llm.n_tokens = 0
+            llm._requires_eval = True  # the last logits are not the restored prompt's
 
     @property
     def cached_tokens(self) -> int:

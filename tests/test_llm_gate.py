@@ -21,9 +21,13 @@ class Watched:
 
     def __init__(self, llm):
         self.llm, self.name, self.pieces, self.closed = llm, llm.name, 0, 0
+        self.prefilled = 0  # tokens in the cache when the last prefill returned
 
     def prefill(self, messages, stop=None):
-        return self.llm.prefill(messages, stop)
+        try:
+            return self.llm.prefill(messages, stop)
+        finally:
+            self.prefilled = self.llm.cached_tokens
 
     def stream(self, messages, max_tokens=160, temperature=0.0):
         try:
@@ -72,17 +76,39 @@ def test_background_generation_stops_when_a_reply_wants_the_model(engines):
 
 def test_a_long_background_prompt_stops_between_two_batches_when_a_reply_wants_the_model(engines):
     gate, llm = LlmGate(), engines.llm
-    chat = BackgroundChat(llm, gate)
+    model = Watched(llm)
+    chat = BackgroundChat(model, gate)
     result = {}
     llm.prefill([{"role": "user", "content": "Something else."}])  # nothing of the long prompt cached
     before = llm.cached_tokens
     worker = start_background(chat, LONG_PROMPT, result)
     wait_until(lambda: llm.cached_tokens > before, worker)  # its first batch is evaluated
     with gate.foreground():
-        evaluated = llm.cached_tokens
+        pass
     worker.join(timeout=60)
     assert result == {"preempted": True}
-    assert evaluated < llm.count_prompt_tokens(LONG_PROMPT) - PREFILL_BATCH  # most of it was never evaluated
+    assert before < model.prefilled < llm.count_prompt_tokens(LONG_PROMPT) - PREFILL_BATCH  # most never evaluated
+
+
+def test_a_background_rewrite_leaves_the_next_reply_its_cached_prompt(engines):
+    """A memory rewrite between two turns evaluates a prompt of its own; the reply after it still
+    finds its prompt (evaluated ahead of time) in the cache, and says the same as without the rewrite."""
+    llm = engines.llm
+    ahead = [{"role": "system", "content": "You are Hearth, a friendly voice assistant."},
+             {"role": "user", "content": "What you remember about me:\n- Dana walks the dog by the river.\n\n"}]
+    reply_prompt = ahead[:1] + [{"role": "user", "content": ahead[1]["content"] + "Where do I walk the dog?"}]
+
+    def reply() -> tuple[str, int]:
+        text = "".join(llm.stream(reply_prompt, max_tokens=12, temperature=0.0))
+        return text, llm.last_prompt_tokens[0]
+
+    llm.prefill(ahead)
+    expected, expected_cached = reply()
+    llm.prefill(ahead)
+    BackgroundChat(llm, LlmGate()).complete(LONG_PROMPT, max_tokens=8)
+    text, cached = reply()
+    assert cached == expected_cached > 20  # all the prompt but the question was found in the cache
+    assert text == expected
 
 
 def test_background_waits_while_a_reply_is_wanted():
