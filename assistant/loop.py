@@ -232,11 +232,14 @@ class TurnLoop:
 
     def _wait_for_turn(self, job_id: int) -> None:
         """Fast replays: the recording waits for the reply and for what it taught the memory, so a
-        replay is repeatable whatever the machine's speed."""
+        replay is repeatable whatever the machine's speed; with prefill on, also for the next
+        prompt's start to be evaluated, as it is while a reply plays and the person answers."""
         self.responder.wait(job_id)
         flush = getattr(self.memory, "flush", None)
         if flush:
             flush()
+        if self.options.prefill:
+            self.responder.wait_between_turns()
 
     def _current_turn(self) -> int:
         return self.records[-1].turn_id if self.records else 0

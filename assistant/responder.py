@@ -101,6 +101,8 @@ class Responder:
         self._jobs: dict[int, Job] = {}
         self._queue: queue.Queue[Job | None] = queue.Queue()
         self.finished: queue.Queue[int] = queue.Queue()  # job ids, read by the loop
+        self._between_turns_done = threading.Event()  # set once no job is queued and the work after the last is done
+        self._between_turns_done.set()
         # An utterance whose reply had not begun to play when the person went on: it is answered
         # together with what they say next, rather than dropped.
         self._carry: np.ndarray | None = None
@@ -119,7 +121,8 @@ class Responder:
         job = Job(job_id, turn_id, audio, released=not speculative)
         with self._lock:
             self._jobs[job_id] = job
-        self._queue.put(job)
+            self._between_turns_done.clear()
+            self._queue.put(job)
         return job
 
     def release(self, job_id: int) -> None:
@@ -184,6 +187,11 @@ class Responder:
         if job is not None:
             job.done.wait(timeout)
 
+    def wait_between_turns(self) -> None:
+        """Fast replays: wait for what is done between two turns (the next prompt evaluated ahead),
+        as it would be while the reply plays and the person starts to speak."""
+        self._between_turns_done.wait()
+
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=120)
@@ -242,6 +250,9 @@ class Responder:
                 self.prompt_cache.prefill_next(getattr(job.memory, "person_name", None))
             if self._queue.empty():
                 release_free_memory()
+            with self._lock:
+                if self._queue.empty():
+                    self._between_turns_done.set()
 
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
         if job.cancelled == "barge-in" and job.heard:

@@ -160,6 +160,27 @@ def first_audio_latencies(events: list[dict]) -> list[tuple[float, float]]:
     return out
 
 
+def prompt_tokens_evaluated(events: list[dict]) -> list[tuple[float, float]]:
+    """(speech end t, prompt tokens the model evaluated before its first word) per generated reply:
+    what a missed prompt cache costs shows here first."""
+    end: dict[int, float] = {}
+    out = []
+    for e in events:
+        if e["event"] == "speech_end":
+            end.setdefault(e["turn_id"], e["t"])
+        elif e["event"] == "llm_first_token" and e["turn_id"] in end and e.get("evaluated_tokens"):
+            out.append((end[e["turn_id"]], float(e["evaluated_tokens"])))
+    return out
+
+
+def first_and_last(series: list[tuple[float, float]], window: float) -> tuple[list[float], list[float]]:
+    """The values in the first and in the last `window` seconds of a (t, value) series."""
+    if not series:
+        return [], []
+    t0, t1 = series[0][0], series[-1][0]
+    return [v for t, v in series if t - t0 <= window], [v for t, v in series if t1 - t <= window]
+
+
 # -- checking the store ------------------------------------------------------------------------------
 
 @dataclass
@@ -436,6 +457,8 @@ class SoakReport:
     window_minutes: float
     db_bytes: int
     chars_said: int
+    tokens_first_window: float  # prompt tokens evaluated before the first word, p50
+    tokens_last_window: float
 
     @property
     def bytes_per_char(self) -> float:
@@ -464,6 +487,15 @@ def _progress(started: float, audio_seconds: float, say, every: int = 25):
     return on_event
 
 
+def _soak_options():
+    """A fast replay (no partials: the audio outruns them) that still evaluates the next prompt's
+    start between turns, as a live session does while the reply plays and the person answers; the
+    replay clock counts that as the person's pause, not as the next turn's latency."""
+    from assistant.loop import LoopOptions
+
+    return LoopOptions(wait_for_reply=True, partials=False, prefill=True)
+
+
 def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None) -> SoakReport:
     from assistant import events as ev
     from assistant.config import Config
@@ -487,7 +519,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     bus.subscribe(_progress(started, recording.seconds, say))
     try:
         result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household,
-                             bus=bus)
+                             bus=bus, options=_soak_options())
     finally:
         household.end_session()
         store.close()
@@ -495,13 +527,9 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     samples = sampler.stop()
     warmup = min(600.0, wall / 3)  # the first ten minutes, or a third of a short run
     window = min(600.0, recording.seconds / 3)
-    latencies = first_audio_latencies(read_events(result.folder / "events.jsonl"))
-    if latencies:
-        t0, t1 = latencies[0][0], latencies[-1][0]
-        first = [d for t, d in latencies if t - t0 <= window]
-        last = [d for t, d in latencies if t1 - t <= window]
-    else:
-        first = last = []
+    events = read_events(result.folder / "events.jsonl")
+    first, last = first_and_last(first_audio_latencies(events), window)
+    tokens_first, tokens_last = first_and_last(prompt_tokens_evaluated(events), window)
     db = data_dir / "hearth.db"
     db_bytes = sum(p.stat().st_size for p in data_dir.glob("hearth.db*"))
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -510,7 +538,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     rss_after = next((m for t, m in samples if t >= warmup), samples[-1][1])
     return SoakReport(recording.seconds / 60, wall / 60, len(result.records), len(result.answered),
                       samples[0][1], rss_after, samples[-1][1], warmup / 60, growth_per_hour(samples, warmup),
-                      _p50(first), _p50(last), window / 60, db_bytes, chars)
+                      _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last))
 
 
 # -- the table ---------------------------------------------------------------------------------------
@@ -547,6 +575,8 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
             ("soak", f"RSS growth after {s.warmup_minutes:.1f} min", f"{s.rss_growth_mb_per_hour:+.0f} MB/h"),
             ("soak", f"p50 speech end → first audio, first {s.window_minutes:.1f} min", f"{s.p50_first_window:.2f} s"),
             ("soak", f"p50 speech end → first audio, last {s.window_minutes:.1f} min", f"{s.p50_last_window:.2f} s"),
+            ("soak", "p50 prompt tokens evaluated before the first word, first / last",
+             f"{s.tokens_first_window:.0f} / {s.tokens_last_window:.0f}"),
             ("soak", "database / characters said", f"{s.db_bytes / 1024:.0f} KiB / {s.chars_said} chars "
                                                    f"({s.bytes_per_char:.0f} B/char)"),
         ]
