@@ -21,28 +21,36 @@ class Preempted(Exception):
     """Background generation stopped because a reply needed the model."""
 
 
-class LlmGate:
-    def __init__(self) -> None:
-        self._model = threading.Lock()
-        self._state = threading.Condition()
-        self._wanted = 0  # replies under way
-        self._ahead = 0  # prompt evaluations ahead of a reply
-        self._listening = False
+class _Count:
+    """How many of one kind of work are under way; each change wakes whoever waits on the gate."""
+
+    def __init__(self, state: threading.Condition) -> None:
+        self.n = 0
+        self._state = state
 
     @contextmanager
-    def _counted(self, counter: str) -> Iterator[None]:
+    def held(self) -> Iterator[None]:
         with self._state:
-            setattr(self, counter, getattr(self, counter) + 1)
+            self.n += 1
         try:
             yield
         finally:
             with self._state:
-                setattr(self, counter, getattr(self, counter) - 1)
+                self.n -= 1
                 self._state.notify_all()
+
+
+class LlmGate:
+    def __init__(self) -> None:
+        self._model = threading.Lock()
+        self._state = threading.Condition()
+        self._wanted = _Count(self._state)  # replies under way
+        self._ahead = _Count(self._state)  # prompt evaluations ahead of a reply
+        self._listening = False
 
     def wanted(self):
         """A reply is under way: background work stands aside until it ends."""
-        return self._counted("_wanted")
+        return self._wanted.held()
 
     @contextmanager
     def foreground(self) -> Iterator[None]:
@@ -54,7 +62,7 @@ class LlmGate:
         """The model if it is free right now (yields True), else nothing (yields False): for
         speculative work that is only worth doing when it costs a reply no wait. Background work
         stands aside meanwhile; a reply does not, so such work should stop at `reply_started`."""
-        with self._counted("_ahead"):
+        with self._ahead.held():
             got = self._model.acquire(blocking=False)
             try:
                 yield got
@@ -73,11 +81,11 @@ class LlmGate:
     @property
     def reply_started(self) -> bool:
         """A reply is under way and will want the model soon, if it does not already."""
-        return self._wanted > 0
+        return self._wanted.n > 0
 
     @property
     def reply_waiting(self) -> bool:
-        return self._wanted > 0 or self._ahead > 0 or self._listening
+        return self._wanted.n > 0 or self._ahead.n > 0 or self._listening
 
     @contextmanager
     def background(self, timeout: float | None = None) -> Iterator[None]:
