@@ -108,3 +108,11 @@ def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
         return previous
     carried = previous + "\n" + "\n".join(added)
     return carried if estimate_tokens(carried) <= limit_tokens else fresh
+
+
+def renewed_notes(carried: str, fresh: str, budget_tokens: int) -> str:
+    """Between turns: the notes the next prompt carries on from. Once the carried notes outgrow one
+    recall's budget, the last recall's own notes (the most to the point now) take their place. They
+    are evaluated while nobody waits, instead of the carried notes reaching their cap and starting
+    afresh in the middle of a turn, where their whole length is evaluated before the first word."""
+    return fresh if fresh and estimate_tokens(carried) > budget_tokens else carried

@@ -14,7 +14,7 @@ import logging
 import threading
 from typing import Callable
 
-from .prompt import History, build_messages, carry_notes
+from .prompt import History, build_messages, carry_notes, renewed_notes
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +24,10 @@ class PromptCache:
         self.llm = llm
         self.llm_gate = llm_gate
         self.history = history
+        self.budget_tokens = memory_budget_tokens  # between turns, carried notes past this are renewed
         self.limit_tokens = 2 * memory_budget_tokens  # carried notes past this start afresh
         self.last_notes = ""  # the memory notes of the last prompt
+        self._last_block = ""  # the notes the last recall made, before they were carried
         self._notes_memory = None  # whose memory they came from
         self._lock = threading.Lock()
 
@@ -40,7 +42,7 @@ class PromptCache:
         """The notes for a reply's prompt, kept as the ones the next prompt carries on."""
         notes = self.notes(memory, block)
         with self._lock:
-            self.last_notes, self._notes_memory = notes, memory
+            self.last_notes, self._notes_memory, self._last_block = notes, memory, block
         return notes
 
     def prefill_partial(self, partial_text: str, memory, block: str) -> None:
@@ -53,8 +55,11 @@ class PromptCache:
         """Between turns: the system prompt, the history with the turn just added, and the last
         notes (a conversation stays on its topic, and carried notes keep their lines in order). A
         reply to something too short for a partial transcript then evaluates little more than its
-        words."""
-        self._prefill(build_messages("", self.history, self.last_notes, speaker))
+        words. Notes grown past one recall's budget are renewed here, while nobody waits."""
+        with self._lock:
+            self.last_notes = renewed_notes(self.last_notes, self._last_block, self.budget_tokens)
+            notes = self.last_notes
+        self._prefill(build_messages("", self.history, notes, speaker))
 
     def warm(self, memory_to_expect: Callable[[], object]) -> None:
         """At start-up: the system prompt and the notes recalled for what the person said last. The
@@ -68,7 +73,7 @@ class PromptCache:
             with self._lock:
                 if self._notes_memory is not None:  # the first reply got there first
                     return
-                self.last_notes, self._notes_memory = block, memory
+                self.last_notes, self._notes_memory, self._last_block = block, memory, block
             self._prefill(build_messages("", self.history, block, getattr(memory, "person_name", None)))
         except Exception as exc:  # a warm-up is worth having, not worth failing for
             log.error("warming the prompt failed (%s)", type(exc).__name__)
@@ -76,5 +81,5 @@ class PromptCache:
 
     def _prefill(self, messages: list[dict]) -> None:
         with self.llm_gate.try_foreground() as free:
-            if free:
+            if free and not self.llm_gate.reply_started:  # too late: it would only cut the cache short
                 self.llm.prefill(messages, stop=lambda: self.llm_gate.reply_started)

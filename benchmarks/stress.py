@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +170,16 @@ def prompt_tokens_evaluated(events: list[dict]) -> list[tuple[float, float]]:
             end.setdefault(e["turn_id"], e["t"])
         elif e["event"] == "llm_first_token" and e["turn_id"] in end and e.get("evaluated_tokens"):
             out.append((end[e["turn_id"]], float(e["evaluated_tokens"])))
+    return out
+
+
+def prompt_cached_shares(events: list[dict]) -> list[float]:
+    """Per generated reply: the share of its prompt found in llama.cpp's cache."""
+    out = []
+    for e in events:
+        if e["event"] == "llm_first_token" and e.get("evaluated_tokens"):
+            cached = e.get("cached_tokens") or 0
+            out.append(cached / (cached + e["evaluated_tokens"]))
     return out
 
 
@@ -459,6 +469,7 @@ class SoakReport:
     chars_said: int
     tokens_first_window: float  # prompt tokens evaluated before the first word, p50
     tokens_last_window: float
+    prompt_cached_share: float  # p50 share of a reply's prompt found in the cache
 
     @property
     def bytes_per_char(self) -> float:
@@ -508,8 +519,8 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     recording = build_recording(work / "soak.wav", minutes, seed=seed)
     say(f"soak: {recording.seconds / 60:.1f} min of audio, memory on, as fast as the models allow")
     data_dir = work / "soak-data"
-    config = config or Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
-    config.data_dir = str(data_dir)
+    config = replace(config, data_dir=str(data_dir)) if config else \
+        Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
     engines = engines or load_engines(config)
     store = open_store(data_dir, engines.embedder)
     household = Household(store, config, engines)
@@ -530,6 +541,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     events = read_events(result.folder / "events.jsonl")
     first, last = first_and_last(first_audio_latencies(events), window)
     tokens_first, tokens_last = first_and_last(prompt_tokens_evaluated(events), window)
+    cached_share = _p50(prompt_cached_shares(events))
     db = data_dir / "hearth.db"
     db_bytes = sum(p.stat().st_size for p in data_dir.glob("hearth.db*"))
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -538,7 +550,8 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     rss_after = next((m for t, m in samples if t >= warmup), samples[-1][1])
     return SoakReport(recording.seconds / 60, wall / 60, len(result.records), len(result.answered),
                       samples[0][1], rss_after, samples[-1][1], warmup / 60, growth_per_hour(samples, warmup),
-                      _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last))
+                      _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last),
+                      cached_share)
 
 
 # -- the table ---------------------------------------------------------------------------------------
@@ -577,6 +590,7 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
             ("soak", f"p50 speech end → first audio, last {s.window_minutes:.1f} min", f"{s.p50_last_window:.2f} s"),
             ("soak", "p50 prompt tokens evaluated before the first word, first / last",
              f"{s.tokens_first_window:.0f} / {s.tokens_last_window:.0f}"),
+            ("soak", "p50 share of the prompt found in the cache", f"{s.prompt_cached_share:.0%}"),
             ("soak", "database / characters said", f"{s.db_bytes / 1024:.0f} KiB / {s.chars_said} chars "
                                                    f"({s.bytes_per_char:.0f} B/char)"),
         ]

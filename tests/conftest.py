@@ -13,6 +13,18 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 SPEECH = SHARED_DATA / "speech"
 
 
+def load_benchmark(name: str):
+    """A script under benchmarks/ as a module (it is not a package), so tests run its short versions."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
 def speech_manifest() -> list[dict]:
     if not (SPEECH / "manifest.json").exists():
         return []

@@ -1,4 +1,5 @@
-from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes, same_reply
+from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes, renewed_notes, same_reply
+from memory.ranking import estimate_tokens
 
 
 def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
@@ -75,6 +76,15 @@ def test_notes_start_again_when_carrying_would_make_them_too_long_or_none_are_re
     assert carry_notes(PREVIOUS, fresh, limit_tokens=200).startswith(PREVIOUS)
     assert carry_notes(PREVIOUS, "", limit_tokens=200) == ""
     assert carry_notes("", fresh, limit_tokens=200) == fresh
+
+
+def test_between_turns_notes_grown_past_one_budget_go_back_to_the_last_recall():
+    last_recall = "Today:\n- Biscuit has been limping since Sunday."
+    grown = PREVIOUS + "\n1 May 2026 (four weeks ago):\n- Dana works night shifts as a nurse."
+    budget = estimate_tokens(grown) - 1
+    assert renewed_notes(grown, last_recall, budget) == last_recall
+    assert renewed_notes(grown, last_recall, budget + 1) == grown  # within the budget: kept as cached
+    assert renewed_notes(grown, "", budget) == grown  # nothing recalled last: nothing better to go to
 
 
 def test_a_reply_that_only_parrots_is_left_out_of_the_history():

@@ -8,27 +8,16 @@ About two and a half minutes; the long run is `make stress`.
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
-import sys
 from collections import Counter
 from datetime import datetime
 
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import load_benchmark
 
-
-def _stress():
-    spec = importlib.util.spec_from_file_location("stress", ROOT / "benchmarks" / "stress.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("stress", module)  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-stress = _stress()
+stress = load_benchmark("stress")
 
 
 @pytest.fixture(scope="module")
