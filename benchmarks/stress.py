@@ -15,8 +15,11 @@ from the start instead), into a fresh --out folder and the same data folder.
 
 Soak. At least `--soak-minutes` of audio replayed in this process as fast as the models allow,
 memory on: RSS growth per hour after the first ten minutes (of the run's wall time), p50 speech end
-to first audio in the first and the last ten minutes (of the session clock), and the database size
-against the characters said.
+to first audio in the first and the last ten minutes (of the session clock), the prompt tokens
+evaluated before the first word (what makes latency drift as memory fills), and the database size
+against the characters said. Between turns the replay waits, as a person listening to the reply
+would, for the memory writes and the next prompt's start to be evaluated; the session clock counts
+that as the person's pause.
 
 The shared data (../shared/data/speech) must be present; the bundled LLM must be assembled in the
 cache (any earlier `make demo` or `make test` did it). Scratch files go to --work (default /tmp/rel).
