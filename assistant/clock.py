@@ -50,3 +50,27 @@ def follow(clock: Clock, frames):
         if isinstance(clock, ReplayClock):
             clock.frame_read(frame.media_end)
         yield frame
+
+
+class SpeechPacer:
+    """Fast replays that still run the streaming pipeline: while someone is speaking (and in the
+    silence before the endpoint), a frame is not read before its time has come, as from a microphone,
+    so partial transcripts, anticipation and speculation get the time they would have live. Between
+    utterances the recording skips ahead."""
+
+    def __init__(self, sleep=time.sleep, monotonic=time.monotonic) -> None:
+        self._sleep, self._monotonic = sleep, monotonic
+        self._anchor: tuple[float, float] | None = None  # (recording time, wall time) at this stretch's start
+
+    def frame_read(self, media_end: float, speaking: bool) -> None:
+        if not speaking:
+            self._anchor = None
+            return
+        now = self._monotonic()
+        if self._anchor is None:
+            self._anchor = (media_end, now)
+            return
+        due = self._anchor[1] + media_end - self._anchor[0]
+        if due > now:
+            self._sleep(due - now)
+

@@ -24,7 +24,7 @@ from audio.sinks import AudioSink
 from audio.sources import Frame
 
 from . import events as ev
-from .clock import Clock
+from .clock import Clock, SpeechPacer
 from .config import Config
 from .endpointing import end_silence_for
 from .engines import Engines
@@ -60,6 +60,7 @@ class LoopOptions:
     prefill: bool = True  # evaluate the prompt from partial transcripts while the person speaks
     adaptive_endpoint: bool = True  # shorter silence after a question, longer after "and..."
     wait_for_reply: bool = False  # fast replays: the recording waits for each reply, as a person would
+    pace_speech: bool = False  # fast replays: speech is read in real time, pauses are skipped
     echo_threshold: float = 0.85  # the VAD threshold while Hearth speaks, with echo_guard = "threshold"
 
     @classmethod
@@ -165,6 +166,7 @@ class TurnLoop:
                                       on_text=self._on_partial, on_late_text=self._on_late_partial) \
             if opts.partials else None
         self._listener = listener
+        pacer = SpeechPacer() if opts.pace_speech else None
         try:
             for heard in listener.hear(self._timed(frames)):
                 self._collect_finished(planner)
@@ -189,6 +191,8 @@ class TurnLoop:
                               else listener.current_audio())
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window:
                     partials.offer(planner.turn_id, listener.current_audio)
+                if pacer:
+                    pacer.frame_read(heard.frame.media_end, listener.endpointer.in_speech)
         finally:
             self.engines.llm_gate.listening(False)
             self._drain(planner)

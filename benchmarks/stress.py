@@ -19,7 +19,8 @@ to first audio in the first and the last ten minutes (of the session clock), the
 evaluated before the first word (what makes latency drift as memory fills), and the database size
 against the characters said. Between turns the replay waits, as a person listening to the reply
 would, for the memory writes and the next prompt's start to be evaluated; the session clock counts
-that as the person's pause.
+that as the person's pause. `--paced` reads speech in real time (pauses are still skipped), so
+partial transcripts, anticipation and speculation run as they do live.
 
 The shared data (../shared/data/speech) must be present; the bundled LLM must be assembled in the
 cache (any earlier `make demo` or `make test` did it). Scratch files go to --work (default /tmp/rel).
@@ -473,6 +474,7 @@ class SoakReport:
     tokens_first_window: float  # prompt tokens evaluated before the first word, p50
     tokens_last_window: float
     prompt_cached_share: float  # p50 share of a reply's prompt found in the cache
+    paced: bool = False  # speech read in real time (partials, anticipation and speculation ran)
 
     @property
     def bytes_per_char(self) -> float:
@@ -501,16 +503,20 @@ def _progress(started: float, audio_seconds: float, say, every: int = 25):
     return on_event
 
 
-def _soak_options():
-    """A fast replay (no partials: the audio outruns them) that still evaluates the next prompt's
-    start between turns, as a live session does while the reply plays and the person answers; the
-    replay clock counts that as the person's pause, not as the next turn's latency."""
+def _soak_options(paced: bool = False):
+    """A fast replay that still evaluates the next prompt's start between turns, as a live session
+    does while the reply plays and the person answers (the replay clock counts that as the person's
+    pause, not as the next turn's latency). Unpaced, the audio outruns partial transcripts, so there
+    are none; paced, speech is read in real time and the whole streaming pipeline runs as live."""
     from assistant.loop import LoopOptions
 
+    if paced:
+        return LoopOptions(wait_for_reply=True, pace_speech=True)
     return LoopOptions(wait_for_reply=True, partials=False, prefill=True)
 
 
-def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None) -> SoakReport:
+def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None,
+         paced: bool = False) -> SoakReport:
     from assistant import events as ev
     from assistant.config import Config
     from assistant.engines import load_engines
@@ -520,7 +526,8 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
 
     work.mkdir(parents=True, exist_ok=True)
     recording = build_recording(work / "soak.wav", minutes, seed=seed)
-    say(f"soak: {recording.seconds / 60:.1f} min of audio, memory on, as fast as the models allow")
+    say(f"soak: {recording.seconds / 60:.1f} min of audio, memory on, as fast as the models allow"
+        + (", speech in real time" if paced else ""))
     data_dir = work / "soak-data"
     config = replace(config, data_dir=str(data_dir)) if config else \
         Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
@@ -533,7 +540,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     bus.subscribe(_progress(started, recording.seconds, say))
     try:
         result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household,
-                             bus=bus, options=_soak_options())
+                             bus=bus, options=_soak_options(paced))
     finally:
         household.end_session()
         store.close()
@@ -554,7 +561,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     return SoakReport(recording.seconds / 60, wall / 60, len(result.records), len(result.answered),
                       samples[0][1], rss_after, samples[-1][1], warmup / 60, growth_per_hour(samples, warmup),
                       _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last),
-                      cached_share)
+                      cached_share, paced)
 
 
 # -- the table ---------------------------------------------------------------------------------------
@@ -584,7 +591,8 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
     if soaked is not None:
         s = soaked
         rows += [
-            ("soak", "audio / wall time", f"{s.audio_minutes:.1f} min / {s.wall_minutes:.1f} min"),
+            ("soak", "audio / wall time", f"{s.audio_minutes:.1f} min / {s.wall_minutes:.1f} min"
+                                          + (" (speech in real time)" if s.paced else "")),
             ("soak", "turns / answered", f"{s.turns} / {s.answered}"),
             ("soak", "RSS start / after warm-up / end", f"{s.rss_start_mb:.0f} / {s.rss_after_warmup_mb:.0f} / "
                                                          f"{s.rss_end_mb:.0f} MB"),
@@ -626,6 +634,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restart", choices=("resume", "same"), default="resume",
                     help="after a kill, go on from where the run got to (default) or replay from the start")
     ap.add_argument("--soak-minutes", type=float, default=60.0, help="minutes of audio in the soak (0 skips it)")
+    ap.add_argument("--paced", action="store_true",
+                    help="soak with speech read in real time, so partials, anticipation and speculation run")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 3 kills on 2 min, a 3 min soak")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--work", type=Path, default=Path("/tmp/rel/stress"), help="scratch folder (emptied first)")
@@ -642,7 +652,8 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(args.work, ignore_errors=True)
     crash = crash_test(args.work / "crash", args.kills, args.minutes, args.seed, (low, high),
                        args.restart) if args.kills > 0 else None
-    soaked = soak(args.work / "soak", args.soak_minutes, seed=args.seed + 1) if args.soak_minutes > 0 else None
+    soaked = soak(args.work / "soak", args.soak_minutes, seed=args.seed + 1, paced=args.paced) \
+        if args.soak_minutes > 0 else None
     print()
     print(table(crash, soaked))
     if args.json:

@@ -59,6 +59,16 @@ def test_a_partial_still_running_when_the_voice_stops_informs_anticipation_but_i
     assert [e.turn_id for e in emitted] == [4] and [turn for turn, _ in on_text] == [4] and len(late) == 1
 
 
+def test_a_fast_replay_paced_in_speech_runs_the_streaming_pipeline(speech_dir, engines, test_config, tmp_path):
+    """The paced soak's mode: speech read in real time, so partials and speculation happen, the
+    reply waited for as a person would."""
+    options = LoopOptions(wait_for_reply=True, pace_speech=True)
+    result = replay_file(speech_dir / "asr/LJ001-0001.wav", tmp_path, engines, test_config, options=options)
+    record = result.answered[0]
+    assert any(isinstance(e, ev.PartialTranscript) for e in record.events)
+    assert record.heard.lower().startswith("printing") and record.reply
+
+
 def test_a_pause_shorter_than_the_endpoint_yields_one_turn(speech_dir, engines, test_config, tmp_path):
     # Two names 0.54 s apart: with a 700 ms endpoint they are one turn, and one reply.
     config = replace(test_config, end_silence_ms=700)
