@@ -163,8 +163,7 @@ class TurnLoop:
         planner = self._planner = TurnPlanner(speculate=opts.speculate)
         partials = PartialTranscriber(self.engines.asr.transcribe, self._emit, self.clock,
                                       interval=self.config.partial_interval_ms / 1000,
-                                      on_text=self._on_partial, on_late_text=self._on_late_partial) \
-            if opts.partials else None
+                                      on_text=self._on_partial) if opts.partials else None
         self._listener = listener
         pacer = SpeechPacer() if opts.pace_speech else None
         try:
@@ -181,7 +180,7 @@ class TurnLoop:
                     if partials:
                         partials.reset(planner.turn_id + 1)
                 if partials and step.signal is Signal.SILENCE_START:
-                    partials.voice_stopped()
+                    partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
                     partials.reset(planner.turn_id)
                 actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame)
@@ -256,13 +255,6 @@ class TurnLoop:
         if self.options.adaptive_endpoint and turn_id == self._current_turn():
             ms = end_silence_for(text, self.config.end_silence_ms)
             self._listener.endpointer.set_end_silence(ms / 1000)
-
-    def _on_late_partial(self, turn_id: int, text: str) -> None:
-        """A partial that was running when the voice stopped: it has heard nearly every word, so the
-        memories it finds usually answer the final transcript too (short utterances would otherwise
-        have no anticipation at all). The endpoint is left alone: its last word may be cut."""
-        if self.options.anticipate:
-            self.responder.anticipate(turn_id, text)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():

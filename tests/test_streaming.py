@@ -3,7 +3,6 @@ pause, and barge-in. No timed assertions: timings belong to the benchmark."""
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import replace
 
@@ -14,7 +13,6 @@ import soundfile as sf
 from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.loop import LoopOptions, TurnLoop
-from assistant.partials import PartialTranscriber
 from assistant.replay import replay_file
 from audio import FRAME_SAMPLES, SAMPLE_RATE
 from audio.sinks import WavSink
@@ -33,30 +31,6 @@ def test_partial_transcripts_arrive_before_the_final_one(speech_dir, engines, te
     assert len(partials) >= 2
     assert all(p.t < final.t and p.text for p in partials)
     assert partials[-1].text.split()[0].lower().strip(",") == "printing"
-
-
-def test_a_partial_still_running_when_the_voice_stops_informs_anticipation_but_is_not_emitted(speech_dir, engines):
-    """It would otherwise be thrown away, and short utterances would have no anticipation at all; as
-    an event it could arrive after the final transcript, which starts at the same moment."""
-    audio = read_audio_file(speech_dir / "asr/LJ001-0001.wav")[: 2 * SAMPLE_RATE]
-    emitted, on_text, late = [], [], []
-    arrived = threading.Event()
-    partials = PartialTranscriber(engines.asr.transcribe, emitted.append, MonotonicClock(), interval=0.0,
-                                  on_text=lambda turn, text: (on_text.append((turn, text)), arrived.set()),
-                                  on_late_text=lambda turn, text: (late.append((turn, text)), arrived.set()))
-    partials.reset(3)
-    assert partials.offer(3, lambda: audio)
-    partials.voice_stopped()  # while it is being transcribed (a tenth of a second or more)
-    assert arrived.wait(30)
-    assert emitted == [] and on_text == []
-    assert [turn for turn, _ in late] == [3] and late[0][1].lower().startswith("printing")
-
-    arrived.clear()
-    partials.reset(4)  # the next utterance: partials are events again
-    while not partials.offer(4, lambda: audio):  # once the late one has let go of the worker
-        time.sleep(0.01)
-    assert arrived.wait(30)
-    assert [e.turn_id for e in emitted] == [4] and [turn for turn, _ in on_text] == [4] and len(late) == 1
 
 
 def test_a_fast_replay_paced_in_speech_runs_the_streaming_pipeline(speech_dir, engines, test_config, tmp_path):
