@@ -152,29 +152,30 @@ def started_replies(events: list[dict]) -> list[tuple[int, str]]:
     return [(e["turn_id"], heard.get(e["turn_id"], "")) for e in events if e["event"] == "first_audio"]
 
 
-def first_audio_latencies(events: list[dict]) -> list[tuple[float, float]]:
-    """(speech end t, speech end to first audio seconds) per answered turn."""
+def _per_answered_turn(events: list[dict], event: str, value) -> list[tuple[float, float]]:
+    """(speech end t, value(event, speech end t)) for each turn's first `event` after its speech end."""
     end: dict[int, float] = {}
     out = []
     for e in events:
         if e["event"] == "speech_end":
             end.setdefault(e["turn_id"], e["t"])
-        elif e["event"] == "first_audio" and e["turn_id"] in end:
-            out.append((end[e["turn_id"]], e["t"] - end[e["turn_id"]]))
+        elif e["event"] == event and e["turn_id"] in end:
+            v = value(e, end[e["turn_id"]])
+            if v is not None:
+                out.append((end[e["turn_id"]], v))
     return out
+
+
+def first_audio_latencies(events: list[dict]) -> list[tuple[float, float]]:
+    """(speech end t, speech end to first audio seconds) per answered turn."""
+    return _per_answered_turn(events, "first_audio", lambda e, end: e["t"] - end)
 
 
 def prompt_tokens_evaluated(events: list[dict]) -> list[tuple[float, float]]:
     """(speech end t, prompt tokens the model evaluated before its first word) per generated reply:
     what a missed prompt cache costs shows here first."""
-    end: dict[int, float] = {}
-    out = []
-    for e in events:
-        if e["event"] == "speech_end":
-            end.setdefault(e["turn_id"], e["t"])
-        elif e["event"] == "llm_first_token" and e["turn_id"] in end and e.get("evaluated_tokens"):
-            out.append((end[e["turn_id"]], float(e["evaluated_tokens"])))
-    return out
+    return _per_answered_turn(events, "llm_first_token",
+                              lambda e, end: float(e["evaluated_tokens"]) if e.get("evaluated_tokens") else None)
 
 
 def prompt_cached_shares(events: list[dict]) -> list[float]:
