@@ -46,4 +46,14 @@ class TextEmbedder:
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        """One query, straight through the model's own modules (tokenizer, transformer, pooling):
+        `encode` sorts, batches and copies for many texts, which for the one query on recall's
+        critical path cost as much as the model itself."""
+        import torch
+
+        # `tokenize` was renamed `preprocess` in sentence-transformers 6
+        preprocess = getattr(self._model, "preprocess", None) or self._model.tokenize
+        with torch.inference_mode():
+            features = preprocess([text])
+            vector = self._model(features)["sentence_embedding"][0].numpy().astype(np.float32)
+        return vector / max(float(np.linalg.norm(vector)), 1e-12)

@@ -40,6 +40,16 @@ def test_embedder_shape_and_norm(embedder):
     assert embedder.embed([]).shape == (0, 384)
 
 
+def test_one_query_embeds_as_the_batch_does(embedder):
+    """embed_one takes its own shorter path through the model; it must land on the same vector."""
+    texts = ["What was I worried about last time?", "Max has been limping on his back leg since Sunday."]
+    batch = embedder.embed(texts)
+    for text, row in zip(texts, batch):
+        one = embedder.embed_one(text)
+        assert one.shape == (384,) and one.dtype.name == "float32"
+        assert float(one @ row) > 0.9999
+
+
 def test_embedder_bad_path_is_a_model_error(tmp_path):
     from models import ModelError
 
