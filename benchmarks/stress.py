@@ -427,6 +427,36 @@ def rss_mb(pid: int | str = "self") -> float:
     return float("nan")
 
 
+def heap_mb() -> str:
+    """Where resident memory is: what malloc holds from the system across all arenas and how much of
+    it is free (glibc's malloc_info), and Python's live blocks, so a creeping RSS says whether objects
+    pile up or the heap fragments."""
+    import ctypes
+    import re
+    import tempfile
+
+    py = f"py blocks {sys.getallocatedblocks() / 1e6:.2f}M, threads {threading.active_count()}"
+    try:
+        libc = ctypes.CDLL(None)
+        libc.fopen.restype = ctypes.c_void_p
+        libc.fclose.argtypes = [ctypes.c_void_p]
+        libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    except AttributeError:  # not glibc
+        return py
+    with tempfile.NamedTemporaryFile(suffix=".xml") as out:
+        stream = libc.fopen(out.name.encode(), b"w")
+        libc.malloc_info(0, stream)
+        libc.fclose(stream)
+        xml = Path(out.name).read_text()
+    # the last <total>/<system> lines are the sums over all arenas
+    free = sum(int(n) for n in re.findall(r'<total type="(?:fast|rest)" count="\d+" size="(\d+)"/>', xml)[-2:])
+    held = int(re.findall(r'<system type="current" size="(\d+)"/>', xml)[-1])
+    mapped = int(re.findall(r'<total type="mmap" count="\d+" size="(\d+)"/>', xml)[-1])
+    arenas = len(re.findall(r"<heap nr=", xml))
+    return (f"malloc holds {held / 2**20:.0f} MB in {arenas} arenas, {free / 2**20:.0f} MB of it free, "
+            f"{mapped / 2**20:.0f} MB mapped; {py}")
+
+
 class RssSampler:
     def __init__(self, every: float = 5.0, pid: int | str = "self") -> None:
         self.samples: list[tuple[float, float]] = []
@@ -500,7 +530,7 @@ def _progress(started: float, audio_seconds: float, say, every: int = 25):
                 # the replay clock is the recording's time plus the time it waited for replies
                 say(f"soak: {replies} replies, replay clock {event.t / 60:.1f} min "
                     f"({audio_seconds / 60:.0f} min of audio in all), wall {(time.monotonic() - started) / 60:.1f} min, "
-                    f"RSS {rss_mb():.0f} MB")
+                    f"RSS {rss_mb():.0f} MB ({heap_mb()})")
     return on_event
 
 
