@@ -18,9 +18,13 @@ def load_benchmark(name: str):
     import importlib.util
     import sys
 
+    if str(ROOT / "benchmarks") not in sys.path:  # the scripts import one another as siblings
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)  # dataclasses look their module up by name
+    sys.modules[name] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
 

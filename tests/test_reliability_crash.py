@@ -1,8 +1,9 @@
 """Crash safety: `hearth replay` killed with SIGKILL at random moments loses nothing it had started to say.
 
-The short version of benchmarks/stress.py's crash test: three kills on a ~1.5 minute recording, the
-store checked after each (opens, integrity_check, every turn whose reply had started is stored,
-version chains whole), then one more run on the same data folder that must add new turns.
+The short version of the crash test in benchmarks/crash.py (run by stress.py): three kills on a
+~1.5 minute recording, the store checked after each (opens, integrity_check, every turn whose reply
+had started is stored, version chains whole), then one more run on the same data folder that must
+add new turns.
 About two and a half minutes; the long run is `make stress`.
 """
 
@@ -17,7 +18,8 @@ import pytest
 
 from conftest import load_benchmark
 
-stress = load_benchmark("stress")
+crash = load_benchmark("crash")
+long_replay = load_benchmark("long_replay")
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +31,9 @@ def bundled_llm_ready():
 
 
 def test_sigkill_at_random_moments_loses_no_started_turn(speech_dir, bundled_llm_ready, tmp_path):
-    recording = stress.build_recording(tmp_path / "long.wav", minutes=1.5, seed=7, speech_dir=speech_dir)
+    recording = long_replay.build_recording(tmp_path / "long.wav", minutes=1.5, seed=7, speech_dir=speech_dir)
     assert 80 <= recording.seconds <= 120
-    report = stress.crash_test(tmp_path / "crash", kills=3, seed=7, kill_range=(8.0, 30.0), restart="same",
+    report = crash.crash_test(tmp_path / "crash", kills=3, seed=7, kill_range=(8.0, 30.0), restart="same",
                                resume_timeout=90.0, recording=recording, say=lambda *_: None)
     for kill in report.kills:
         assert kill.check.opened, kill.check.error
@@ -40,7 +42,7 @@ def test_sigkill_at_random_moments_loses_no_started_turn(speech_dir, bundled_llm
         assert not kill.check.broken_chains, kill.check.broken_chains
     assert sum(not k.finished_first for k in report.kills) == 3, "every run was still going when it was killed"
     assert report.resumed and report.resume_new_turns > 0, "the replay resumes: the store opens and new turns are added"
-    assert report.resume_check.ok, stress._problems(report.resume_check)
+    assert report.resume_check.ok, long_replay.problems(report.resume_check)
 
 
 # -- the checks themselves find what they are meant to find ----------------------------------------
@@ -71,7 +73,7 @@ def filled(tmp_path):
 
 def test_a_sound_store_passes(filled):
     data, expected = filled
-    check = stress.check_store(data, expected)
+    check = long_replay.check_store(data, expected)
     assert check.ok and check.user_turns == 2 and check.items == 2 and check.versions == 3
 
 
@@ -89,7 +91,7 @@ def test_the_checks_catch_a_lost_turn_or_a_broken_chain(filled, damage, found):
     conn.execute(damage)
     conn.commit()
     conn.close()
-    check = stress.check_store(data, expected)
+    check = long_replay.check_store(data, expected)
     assert not check.ok and getattr(check, found), (damage, check)
 
 
@@ -98,4 +100,4 @@ def test_events_cut_off_by_a_kill_are_read_up_to_the_cut(tmp_path):
     log.write_text('{"event": "asr_done", "turn_id": 1, "t": 1.0, "text": "hello there"}\n'
                    '{"event": "first_audio", "turn_id": 1, "t": 2.5}\n'
                    '{"event": "asr_done", "turn_id": 2, "t": 3.0, "te')
-    assert stress.started_replies(stress.read_events(log)) == [(1, "hello there")]
+    assert long_replay.started_replies(long_replay.read_events(log)) == [(1, "hello there")]

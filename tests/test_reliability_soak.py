@@ -14,17 +14,18 @@ from collections import Counter
 
 from conftest import load_benchmark
 
-stress = load_benchmark("stress")
+soak = load_benchmark("soak")
+long_replay = load_benchmark("long_replay")
 
 
 def test_a_short_soak_answers_stores_and_finds_its_prompt_cached(speech_dir, engines, test_config, tmp_path):
-    report = stress.soak(tmp_path, minutes=2.0, seed=3, say=lambda *_: None, engines=engines, config=test_config)
+    report = soak.soak(tmp_path, minutes=2.0, seed=3, say=lambda *_: None, engines=engines, config=test_config)
     assert report.turns >= 12 and report.answered >= 0.8 * report.turns
 
-    events = stress.read_events(tmp_path / "soak-out" / "events.jsonl")
-    started = Counter(text for _, text in stress.started_replies(events))
-    check = stress.check_store(tmp_path / "soak-data", started)
-    assert check.ok, stress._problems(check)
+    events = long_replay.read_events(tmp_path / "soak-out" / "events.jsonl")
+    started = Counter(text for _, text in long_replay.started_replies(events))
+    check = long_replay.check_store(tmp_path / "soak-data", started)
+    assert check.ok, long_replay.problems(check)
     assert check.items > 0  # memory was written from what was said
 
     # measured 79% here; 70% without the prompt evaluated between turns and kept across rewrites

@@ -1,0 +1,192 @@
+"""The soak: an hour of audio replayed in this process, memory on, watching resident memory, latency
+drift, the prompt cache and the database's size. Run through benchmarks/stress.py."""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+import sys
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from long_replay import (build_recording, first_and_last, first_audio_latencies, hearth_env, prompt_cached_shares,
+                         prompt_tokens_evaluated, read_events)
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def heap_mb() -> str:
+    """Where resident memory is: what malloc holds from the system across all arenas and how much of
+    it is free (glibc's malloc_info), and Python's live blocks, so a creeping RSS says whether objects
+    pile up or the heap fragments."""
+    import ctypes
+    import re
+    import tempfile
+
+    py = f"py blocks {sys.getallocatedblocks() / 1e6:.2f}M, threads {threading.active_count()}"
+    try:
+        libc = ctypes.CDLL(None)
+        libc.fopen.restype = ctypes.c_void_p
+        libc.fclose.argtypes = [ctypes.c_void_p]
+        libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    except AttributeError:  # not glibc
+        return py
+    with tempfile.NamedTemporaryFile(suffix=".xml") as out:
+        stream = libc.fopen(out.name.encode(), b"w")
+        libc.malloc_info(0, stream)
+        libc.fclose(stream)
+        xml = Path(out.name).read_text()
+    # the last <total>/<system> lines are the sums over all arenas
+    free = sum(int(n) for n in re.findall(r'<total type="(?:fast|rest)" count="\d+" size="(\d+)"/>', xml)[-2:])
+    held = int(re.findall(r'<system type="current" size="(\d+)"/>', xml)[-1])
+    mapped = int(re.findall(r'<total type="mmap" count="\d+" size="(\d+)"/>', xml)[-1])
+    arenas = len(re.findall(r"<heap nr=", xml))
+    return (f"malloc holds {held / 2**20:.0f} MB in {arenas} arenas, {free / 2**20:.0f} MB of it free, "
+            f"{mapped / 2**20:.0f} MB mapped; {py}")
+
+
+class RssSampler:
+    def __init__(self, every: float = 5.0, pid: int | str = "self") -> None:
+        self.samples: list[tuple[float, float]] = []
+        self._every, self._pid, self._stop = every, pid, threading.Event()
+        self._t0 = time.monotonic()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.samples.append((time.monotonic() - self._t0, rss_mb(self._pid)))
+            self._stop.wait(self._every)
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop.set()
+        self._thread.join()
+        self.samples.append((time.monotonic() - self._t0, rss_mb(self._pid)))
+        return self.samples
+
+
+def growth_per_hour(samples: list[tuple[float, float]], warmup: float) -> float:
+    """MB per hour, the least-squares slope of RSS over wall time after `warmup` seconds."""
+    after = [(t, m) for t, m in samples if t >= warmup]
+    if len(after) < 3 or after[-1][0] - after[0][0] < 30:
+        return float("nan")
+    t, m = np.array(after).T
+    return float(np.polyfit(t, m, 1)[0] * 3600)
+
+
+@dataclass
+class SoakReport:
+    audio_minutes: float
+    wall_minutes: float
+    turns: int
+    answered: int
+    rss_start_mb: float
+    rss_after_warmup_mb: float
+    rss_end_mb: float
+    warmup_minutes: float
+    rss_growth_mb_per_hour: float
+    p50_first_window: float
+    p50_last_window: float
+    window_minutes: float
+    db_bytes: int
+    chars_said: int
+    tokens_first_window: float  # prompt tokens evaluated before the first word, p50
+    tokens_last_window: float
+    prompt_cached_share: float  # p50 share of a reply's prompt found in the cache
+    paced: bool = False  # speech read in real time (partials, anticipation and speculation ran)
+
+    @property
+    def bytes_per_char(self) -> float:
+        return self.db_bytes / max(self.chars_said, 1)
+
+
+def _p50(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _progress(started: float, audio_seconds: float, say, every: int = 25):
+    """A line every `every` replies, so an hour-long run shows it is alive and how it is going."""
+    from assistant import events as ev
+
+    replies = 0
+
+    def on_event(event) -> None:
+        nonlocal replies
+        if isinstance(event, ev.ReplyDone):
+            replies += 1
+            if replies % every == 0:
+                # the replay clock is the recording's time plus the time it waited for replies
+                say(f"soak: {replies} replies, replay clock {event.t / 60:.1f} min "
+                    f"({audio_seconds / 60:.0f} min of audio in all), wall {(time.monotonic() - started) / 60:.1f} min, "
+                    f"RSS {rss_mb():.0f} MB ({heap_mb()})")
+    return on_event
+
+
+def _soak_options(paced: bool = False):
+    """A fast replay that still evaluates the next prompt's start between turns, as a live session
+    does while the reply plays and the person answers (the replay clock counts that as the person's
+    pause, not as the next turn's latency). Unpaced, the audio outruns partial transcripts, so there
+    are none; paced, speech is read in real time and the whole streaming pipeline runs as live."""
+    from assistant.loop import LoopOptions
+
+    if paced:
+        return LoopOptions(wait_for_reply=True, pace_speech=True)
+    return LoopOptions(wait_for_reply=True, partials=False, prefill=True)
+
+
+def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None,
+         paced: bool = False) -> SoakReport:
+    from assistant import events as ev
+    from assistant.config import Config
+    from assistant.engines import load_engines
+    from assistant.household import Household
+    from assistant.replay import replay_file
+    from memory import open_store
+
+    work.mkdir(parents=True, exist_ok=True)
+    recording = build_recording(work / "soak.wav", minutes, seed=seed)
+    say(f"soak: {recording.seconds / 60:.1f} min of audio, memory on, as fast as the models allow"
+        + (", speech in real time" if paced else ""))
+    data_dir = work / "soak-data"
+    config = replace(config, data_dir=str(data_dir)) if config else \
+        Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
+    engines = engines or load_engines(config)
+    store = open_store(data_dir, engines.embedder)
+    household = Household(store, config, engines)
+    sampler = RssSampler(every=5.0)
+    started = time.monotonic()
+    bus = ev.EventBus()
+    bus.subscribe(_progress(started, recording.seconds, say))
+    try:
+        result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household,
+                             bus=bus, options=_soak_options(paced))
+    finally:
+        household.end_session()
+        store.close()
+    wall = time.monotonic() - started
+    samples = sampler.stop()
+    warmup = min(600.0, wall / 3)  # the first ten minutes, or a third of a short run
+    window = min(600.0, recording.seconds / 3)
+    events = read_events(result.folder / "events.jsonl")
+    first, last = first_and_last(first_audio_latencies(events), window)
+    tokens_first, tokens_last = first_and_last(prompt_tokens_evaluated(events), window)
+    cached_share = _p50(prompt_cached_shares(events))
+    db = data_dir / "hearth.db"
+    db_bytes = sum(p.stat().st_size for p in data_dir.glob("hearth.db*"))
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    chars = conn.execute("SELECT coalesce(sum(length(text)), 0) FROM turns").fetchone()[0]
+    conn.close()
+    rss_after = next((m for t, m in samples if t >= warmup), samples[-1][1])
+    return SoakReport(recording.seconds / 60, wall / 60, len(result.records), len(result.answered),
+                      samples[0][1], rss_after, samples[-1][1], warmup / 60, growth_per_hour(samples, warmup),
+                      _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last),
+                      cached_share, paced)
