@@ -186,7 +186,10 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     chars = conn.execute("SELECT coalesce(sum(length(text)), 0) FROM turns").fetchone()[0]
     conn.close()
     rss_after = next((m for t, m in samples if t >= warmup), samples[-1][1])
-    return SoakReport(recording.seconds / 60, wall / 60, len(result.records), len(result.answered),
-                      samples[0][1], rss_after, samples[-1][1], warmup / 60, growth_per_hour(samples, warmup),
-                      _p50(first), _p50(last), window / 60, db_bytes, chars, _p50(tokens_first), _p50(tokens_last),
-                      cached_share, paced)
+    return SoakReport(
+        audio_minutes=recording.seconds / 60, wall_minutes=wall / 60, turns=len(result.records),
+        answered=len(result.answered), rss_start_mb=samples[0][1], rss_after_warmup_mb=rss_after,
+        rss_end_mb=samples[-1][1], warmup_minutes=warmup / 60, rss_growth_mb_per_hour=growth_per_hour(samples, warmup),
+        p50_first_window=_p50(first), p50_last_window=_p50(last), window_minutes=window / 60, db_bytes=db_bytes,
+        chars_said=chars, tokens_first_window=_p50(tokens_first), tokens_last_window=_p50(tokens_last),
+        prompt_cached_share=cached_share, paced=paced)
