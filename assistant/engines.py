@@ -27,9 +27,6 @@ class Engines:
     tts: PiperSynthesizer
     embedder: object | None = None  # models.embedder.TextEmbedder, for memory
     voice: object | None = None  # audio.voiceprint.VoiceEncoder, to tell speakers apart
-    # Memory rewrites run on a second context of the same model (the weights are shared, memory
-    # mapped), so they never overwrite the reply's cached prompt.
-    background_llm: ChatModel | None = None
     llm_gate: LlmGate = field(default_factory=LlmGate)  # replies first, memory rewrites in between
 
     def describe(self) -> dict[str, str]:
@@ -41,11 +38,11 @@ class Engines:
         return names
 
 
-def load_llm(config: Config, context: int | None = None) -> ChatModel:
+def load_llm(config: Config) -> ChatModel:
     if config.llm_endpoint:
         return OpenAICompatChat(config.llm_endpoint, config.llm_endpoint_model, config.llm_api_key)
     path = Path(config.llm_model).expanduser() if config.llm_model else bundled.bundled_llm(config.cache_path)
-    return LlamaCppChat(path, context=context or config.llm_context, threads=config.threads)
+    return LlamaCppChat(path, context=config.llm_context, threads=config.threads)
 
 
 def load_engines(config: Config, progress: Progress | None = None) -> Engines:
@@ -75,9 +72,6 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         from models.embedder import TextEmbedder
 
         embedder = timed("embedder", lambda: TextEmbedder(threads=config.threads))
-    background_llm = None
-    if config.memory:
-        background_llm = llm if config.llm_endpoint else timed("llm-memory", lambda: load_llm(config, context=2048))
     voice = None
     if config.memory:
         from audio.voiceprint import VoiceEncoder
@@ -88,8 +82,7 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
             return encoder
 
         voice = timed("voice", warm_voice)
-    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice,
-                   background_llm=background_llm)
+    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice)
 
 
 __all__ = ["Engines", "load_engines", "load_llm", "ModelError"]

@@ -109,7 +109,7 @@ class Household:
             memory = self._sessions.get(speaker.person_id)
             if memory is None:
                 named = speaker.person_id != self._owner() or self.config.person != Config().person
-                memory = LoopMemory(self.store, speaker.person_id, llm=self.engines.background_llm,
+                memory = LoopMemory(self.store, speaker.person_id, llm=self.engines.llm,
                                     llm_gate=self.engines.llm_gate, clock=self.clock,
                                     budget_tokens=self.config.memory_budget_tokens, named=named)
                 self._sessions[speaker.person_id] = memory

@@ -110,6 +110,6 @@ def session_memory(store: MemoryStore | None, config: Config, engines, person: s
     """A new session of one person's memory, or None without a store."""
     if store is None:
         return None
-    return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.background_llm,
+    return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.llm,
                       llm_gate=engines.llm_gate, clock=clock, budget_tokens=config.memory_budget_tokens,
                       named=person is not None)
