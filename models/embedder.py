@@ -47,8 +47,8 @@ class TextEmbedder:
 
     def embed_one(self, text: str) -> np.ndarray:
         """One query, straight through the model's own modules (tokenizer, transformer, pooling):
-        `encode` sorts, batches and copies for many texts, which for the one query on recall's
-        critical path cost as much as the model itself."""
+        `encode` sorts, batches and converts for many texts, which for the one query on recall's
+        critical path only adds time."""
         import torch
 
         # `tokenize` was renamed `preprocess` in sentence-transformers 6
