@@ -13,9 +13,10 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 # spinning and 26 / 35 ms sleeping. Read when torch and CTranslate2 load, hence here, at import.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # ...but not at once: llama.cpp (sharing torch's OpenMP runtime) meets an OpenMP barrier after every
-# operation of every token, and a thread put to sleep at each one made generation half as fast (69 ms
-# a token with no spinning, 34 ms spinning 3000 times, about 0.1 ms, before sleeping; the prompt
-# evaluated at 300 tokens/s against 150). Spinning that briefly costs the other engines nothing: the
+# operation of every token, and a thread put to sleep at each one made generation half as fast on a
+# short prompt (69 ms a token with no spinning, 34 ms spinning 3000 times, about 0.1 ms, before
+# sleeping; the prompt evaluated at 300 tokens/s against 150; in the loop, with longer prompts, the
+# first clause came about 10% sooner). Spinning that briefly costs the other engines nothing: the
 # query embedding took 12 ms against 15.
 os.environ.setdefault("GOMP_SPINCOUNT", "3000")
 # oneDNN (inside torch) keeps compiled kernels for up to 1024 input shapes, and every sentence length
