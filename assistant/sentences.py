@@ -12,14 +12,17 @@ MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
 # Words before which a spoken sentence can pause naturally. The first piece of a reply may end
 # there (once it has CONNECTIVE_MIN_WORDS words) when the model writes no early comma.
 _CONNECTIVES = {"and", "but", "because", "so", "that", "which", "who", "when", "while", "since", "if", "or"}
-CONNECTIVE_MIN_WORDS = 4
+CONNECTIVE_MIN_WORDS = 3
 # A speaker may also pause before a preposition, once the piece is a little longer; and a first
 # piece with no pause at all is cut after FIRST_PIECE_MAX_WORDS, so that a long first sentence
 # (there were some of 30 words: 3 s of generating and voicing before any sound) starts sooner.
 # (Not "to" or "like": "a question | to ask", "I would | like".)
 _PREPOSITIONS = {"by", "in", "with", "for", "about", "from", "on", "at", "after", "before", "into"}
-PREPOSITION_MIN_WORDS = 6
-FIRST_PIECE_MAX_WORDS = 12
+PREPOSITION_MIN_WORDS = 4
+FIRST_PIECE_MAX_WORDS = 10
+# Words that lean on the next one: no piece ends after them ("some of | the", "read me the | book").
+_LEANING = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these", "those",
+            "of", "to", "very", "some", "any", "no", "not", "more", "most", "is", "are", "was", "were", "be"}
 
 
 def _sentence_ends(buffer: str) -> Iterator[int]:
@@ -51,10 +54,13 @@ def split_complete(buffer: str) -> tuple[list[str], str]:
 def _pause_break(buffer: str) -> int | None:
     """Where the first piece may end in buffer: before a connective word after at least
     CONNECTIVE_MIN_WORDS words, before a preposition after PREPOSITION_MIN_WORDS, or after
-    FIRST_PIECE_MAX_WORDS whatever comes. Only words written out whole (a space after them) count."""
+    FIRST_PIECE_MAX_WORDS whatever comes; never just after a word that leans on the next. Only
+    words written out whole (a space after them) count."""
     words = list(re.finditer(r"\S+", buffer))
     for n, m in enumerate(words[:-1]):  # the last word may still be growing
         word = m.group().lower()
+        if n and words[n - 1].group().lower() in _LEANING:
+            continue
         connective = n >= CONNECTIVE_MIN_WORDS and word in _CONNECTIVES
         preposition = n >= PREPOSITION_MIN_WORDS and word in _PREPOSITIONS
         if connective or preposition or n >= FIRST_PIECE_MAX_WORDS:
