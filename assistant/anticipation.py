@@ -15,8 +15,14 @@ class Anticipation:
     memory: object  # whose memory it came from (it must be the same speaker's at the end)
 
 
+# Whisper writes a number as a word in one pass and as digits in the next ("Four" and "4").
+_NUMBERS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty".split())}
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9']+", text.lower())
+    return [_NUMBERS.get(w, w) for w in re.findall(r"[a-z0-9']+", text.lower())]
 
 
 def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
@@ -24,8 +30,14 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
 
     Then the memories looked up while the person spoke answer what they finally said, and the
     prompt evaluated from them can be reused; otherwise recall runs again on the final words.
+    The partial's last word need only begin as a final word does: its audio was cut off at an
+    arbitrary moment, often in the middle of that word ("7 of Club" for "7 of clubs", "my fella"
+    for "my fellow"). It must be there, though: it is often what the person is asking about.
     """
     before, after = _words(partial), set(_words(final))
-    if not before or not after:
+    if not before or not after or len(after) > 2 * len(set(before)) + 4:
         return False
-    return sum(w in after for w in before) / len(before) >= min_share and len(after) <= 2 * len(set(before)) + 4
+    *head, last = before
+    if head and sum(w in after for w in head) / len(head) < min_share:
+        return False
+    return any(w.startswith(last[:3]) or last.startswith(w) for w in after)

@@ -11,6 +11,12 @@ from assistant.anticipation import still_valid
     ("how is the weather", "Actually, never mind. How is my dog?", False),
     ("", "anything", False),
     ("hello", "", False),
+    # heard from audio cut off mid-word, and numbers written either way (from the shared clips)
+    ("7 of Club", "7 of clubs", True),
+    ("Four queen of", "4 queen of clubs", True),
+    ("Four Queen of Clug", "4 queen of clothes", False),
+    ("And so my fella", "and so my fellow Americans", True),
+    ("remind me what my dog", "Remind me what my cat is called.", False),
 ])
 def test_anticipation_holds_when_the_final_words_carry_on_from_the_partial(partial, final, expected):
     assert still_valid(partial, final) is expected
