@@ -40,4 +40,4 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
     *head, last = before
     if head and sum(w in after for w in head) / len(head) < min_share:
         return False
-    return any(w.startswith(last[:3]) or last.startswith(w) for w in after)
+    return any(w.startswith(last[:3]) for w in after)

@@ -17,6 +17,7 @@ from assistant.anticipation import still_valid
     ("Four Queen of Clug", "4 queen of clothes", False),
     ("And so my fella", "and so my fellow Americans", True),
     ("remind me what my dog", "Remind me what my cat is called.", False),
+    ("remind me what my apples", "Remind me what my cat is, a pet?", False),  # "a" is not "apples" begun
 ])
 def test_anticipation_holds_when_the_final_words_carry_on_from_the_partial(partial, final, expected):
     assert still_valid(partial, final) is expected
