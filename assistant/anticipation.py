@@ -41,3 +41,9 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
     if head and sum(w in after for w in head) / len(head) < min_share:
         return False
     return any(w.startswith(last[:3]) for w in after)
+
+
+def stands_in_for(partial: str, final: str) -> bool:
+    """The partial says enough of the final words for its meaning (its query embedding) to rank
+    memories for them: at least half as many words."""
+    return 2 * len(_words(partial)) >= len(_words(final)) > 0

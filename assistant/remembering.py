@@ -44,8 +44,8 @@ class LoopMemory:
     def prepare(self, partial_text: str) -> None:
         self.person.prepare(partial_text)
 
-    def recall(self, text: str) -> tuple[str, list[dict]]:
-        return self.person.recall(text)
+    def recall(self, text: str, like: str = "") -> tuple[str, list[dict]]:
+        return self.person.recall(text, like)
 
     def last_words(self) -> str:
         rows = self.store.rows("SELECT text FROM turns WHERE person_id = ? AND role = 'user' ORDER BY id DESC LIMIT 1",

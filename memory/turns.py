@@ -60,14 +60,18 @@ class PersonMemory:
         if partial_text.strip():
             self.recaller.prepare(partial_text, self.clock(), self.k)
 
-    def results(self, text: str, k: int | None = None) -> list[Result]:
+    def results(self, text: str, k: int | None = None, like: str = "") -> list[Result]:
+        """The best memories for text. like: words already embedded (the last partial transcript of
+        the same utterance) whose vector stands in for text's, so nothing is embedded now; the
+        entities, schemas and feelings are still matched in text itself."""
         if not text.strip():
             return []
-        return self.recaller.recall(text, self.clock(), k or self.k)
+        vector = self.recaller.vector(like) if like.strip() else None
+        return self.recaller.recall(text, self.clock(), k or self.k, query_vector=vector)
 
-    def recall(self, text: str) -> tuple[str, list[dict]]:
+    def recall(self, text: str, like: str = "") -> tuple[str, list[dict]]:
         now = self.clock()
-        results = self.results(text)
+        results = self.results(text, like=like)
         kept = block_results(results, now, self.budget_tokens, query=text)
         self.last_results = kept
         return memory_block(results, now, self.budget_tokens, query=text), [r.as_dict() for r in kept]

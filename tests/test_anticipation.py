@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.anticipation import still_valid
+from assistant.anticipation import stands_in_for, still_valid
 
 
 @pytest.mark.parametrize("partial, final, expected", [
@@ -21,3 +21,10 @@ from assistant.anticipation import still_valid
 ])
 def test_anticipation_holds_when_the_final_words_carry_on_from_the_partial(partial, final, expected):
     assert still_valid(partial, final) is expected
+
+
+def test_a_partial_stands_in_for_the_final_words_once_it_heard_half_of_them():
+    assert stands_in_for("Four Queen of Clug", "4 queen of clothes")
+    assert stands_in_for("what did my sister", "what did my sister say about the wedding")
+    assert not stands_in_for("Tell me", "Tell me about my sister's trip to Portugal")
+    assert not stands_in_for("", "anything") and not stands_in_for("hello", "")

@@ -128,6 +128,33 @@ def test_recall_after_preparing_the_same_words_ranks_exactly_as_a_fresh_recall(s
     assert any("healed" in r.candidate.text for r in pm.results("How is Biscuit doing?"))
 
 
+class CountingEmbedder:
+    def __init__(self, embedder):
+        self.embedder, self.calls = embedder, []
+
+    def embed_one(self, text):
+        self.calls.append(text)
+        return self.embedder.embed_one(text)
+
+
+def test_final_words_ranked_by_the_partial_meaning_embed_nothing_and_still_match_their_entities(setup):
+    store, clock = setup
+    pm = memory_for(store, clock)
+    for text in ("We adopted a beagle puppy called Biscuit.", "My sister Anna is getting married in June.",
+                 "My brother Tom moved to Leeds for work.", "I work as a nurse at St. Mary's hospital."):
+        pm.remember(text, "ok")
+    pm.recaller.embedder = counting = CountingEmbedder(pm.recaller.embedder)
+    pm.prepare("How are the wedding plans of my sister")
+    counting.calls.clear()
+    _, rows = pm.recall("How are the wedding plans of my sister Anna going?", like="How are the wedding plans of my sister")
+    assert counting.calls == []  # the partial's vector was at hand
+    assert "Anna" in rows[0]["text"]
+    _, rows = pm.recall("Is my brother Tom settling in?", like="How are the wedding plans of my sister")
+    assert counting.calls == [] and any("Tom" in r["text"] for r in rows)  # named in the final words only
+    pm.recall("Is my brother Tom settling in?")
+    assert counting.calls == ["Is my brother Tom settling in?"]  # without a partial, the final words are embedded
+
+
 def test_fallback_when_nothing_matches(setup):
     store, clock = setup
     pm = memory_for(store, clock)
