@@ -33,6 +33,14 @@ def memory_for(store, clock, name="Dana"):
     return PersonMemory(store, pid, llm=None, clock=clock)
 
 
+def memory_told(store, clock, *said):
+    """Dana's memory after she said each of these (Hearth answering "ok")."""
+    pm = memory_for(store, clock)
+    for text in said:
+        pm.remember(text, "ok")
+    return pm
+
+
 def test_embedder_shape_and_norm(embedder):
     v = embedder.embed(["hello", "a dog"])
     assert v.shape == (2, 384) and v.dtype.name == "float32"
@@ -115,11 +123,8 @@ def test_prepare_builds_the_pool_used_by_recall(setup):
 
 
 def test_recall_after_preparing_the_same_words_ranks_exactly_as_a_fresh_recall(setup):
-    store, clock = setup
-    pm = memory_for(store, clock)
-    for text in ("We adopted a beagle puppy called Biscuit.", "I work as a nurse at St. Mary's hospital.",
-                 "My sister Anna is getting married in June.", "Biscuit hurt his paw at the park."):
-        pm.remember(text, "ok")
+    pm = memory_told(*setup, "We adopted a beagle puppy called Biscuit.", "I work as a nurse at St. Mary's hospital.",
+                     "My sister Anna is getting married in June.", "Biscuit hurt his paw at the park.")
     fresh = [(r.candidate.id, round(r.score, 6)) for r in pm.results("How is Biscuit doing?")]
     pm.prepare("How is Biscuit doing?")
     prepared = [(r.candidate.id, round(r.score, 6)) for r in pm.results("How is Biscuit doing?")]
@@ -138,18 +143,16 @@ class CountingEmbedder:
 
 
 def test_final_words_ranked_by_the_partial_meaning_embed_nothing_and_still_match_their_entities(setup):
-    store, clock = setup
-    pm = memory_for(store, clock)
-    for text in ("We adopted a beagle puppy called Biscuit.", "My sister Anna is getting married in June.",
-                 "My brother Tom moved to Leeds for work.", "I work as a nurse at St. Mary's hospital."):
-        pm.remember(text, "ok")
+    pm = memory_told(*setup, "We adopted a beagle puppy called Biscuit.", "My sister Anna is getting married in June.",
+                     "My brother Tom moved to Leeds for work.", "I work as a nurse at St. Mary's hospital.")
     pm.recaller.embedder = counting = CountingEmbedder(pm.recaller.embedder)
-    pm.prepare("How are the wedding plans of my sister")
+    partial = "How are the wedding plans of my sister"
+    pm.prepare(partial)
     counting.calls.clear()
-    _, rows = pm.recall("How are the wedding plans of my sister Anna going?", like="How are the wedding plans of my sister")
+    _, rows = pm.recall("How are the wedding plans of my sister Anna going?", like=partial)
     assert counting.calls == []  # the partial's vector was at hand
     assert "Anna" in rows[0]["text"]
-    _, rows = pm.recall("Is my brother Tom settling in?", like="How are the wedding plans of my sister")
+    _, rows = pm.recall("Is my brother Tom settling in?", like=partial)
     assert counting.calls == [] and any("Tom" in r["text"] for r in rows)  # named in the final words only
     pm.recall("Is my brother Tom settling in?")
     assert counting.calls == ["Is my brother Tom settling in?"]  # without a partial, the final words are embedded
