@@ -60,13 +60,17 @@ class LlamaCppChat:
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
                                                   top_p=0.9, repeat_penalty=1.1, stream=True)
-        for chunk in chunks:
-            if cached is not None:  # the prompt is evaluated by the first chunk
-                self.last_prompt_tokens = self._reuse(cached)
-                cached = None
-            piece = chunk["choices"][0]["delta"].get("content")
-            if piece:
-                yield piece
+        try:
+            for chunk in chunks:
+                if cached is not None:  # the prompt is evaluated by the first chunk
+                    self.last_prompt_tokens = self._reuse(cached)
+                    cached = None
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
+        finally:
+            chunks.close()
+            self._free_sampler()
 
     def _reuse(self, cached) -> tuple[int, int]:
         """(tokens the prompt shared with the cache, tokens evaluated since); the second includes the
@@ -76,8 +80,19 @@ class LlamaCppChat:
         return shared, len(now) - shared
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
-        out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
+        try:
+            out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
+        finally:
+            self._free_sampler()
         return out["choices"][0]["message"]["content"] or ""
+
+    def _free_sampler(self) -> None:
+        """llama-cpp-python makes a sampler for every completion and leaves the last one to Python's
+        cyclic garbage collector (it refers to itself), which in a long session runs too seldom to
+        matter: each held 0.4-1 MB of native memory, and an unpaced hour grew about 100 MB."""
+        sampler, self._llm._sampler = self._llm._sampler, None
+        if sampler is not None:
+            sampler.close()
 
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Evaluate a prompt now so a later one that starts the same way only evaluates what differs

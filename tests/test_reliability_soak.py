@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from conftest import load_benchmark
 
 soak = load_benchmark("soak")
@@ -31,3 +33,40 @@ def test_a_short_soak_answers_stores_and_finds_its_prompt_cached(speech_dir, eng
     # measured 79% here; 70% without the prompt evaluated between turns and kept across rewrites
     assert report.prompt_cached_share >= 0.75, "most of each reply's prompt was evaluated before it began"
     assert report.chars_said > 0 and report.db_bytes > 0 and report.rss_end_mb > 0
+
+
+def test_replies_leave_no_native_memory_behind(engines):
+    """Every completion's sampler holds native memory (0.4-1 MB here) that llama-cpp-python leaves
+    to Python's cyclic collector, which in a long session rarely runs: with the collector held off,
+    as it mostly is in an hour of talk, twenty replies must not leave their samplers behind."""
+    import ctypes
+    import gc
+
+    try:
+        mallinfo2 = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        pytest.skip("needs glibc's mallinfo2")
+
+    class Info(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in
+                    "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+    mallinfo2.restype = Info
+
+    def in_use_mb() -> float:
+        info = mallinfo2()
+        return (info.uordblks + info.hblkhd) / 2**20
+
+    messages = [{"role": "user", "content": "Say hello."}]
+    "".join(engines.llm.stream(messages, max_tokens=3, temperature=0.7))
+    gc.collect()
+    gc.disable()
+    try:
+        before = in_use_mb()
+        for i in range(10):
+            "".join(engines.llm.stream(messages, max_tokens=3, temperature=0.7))
+            engines.llm.complete(messages, max_tokens=3)
+        grown = in_use_mb() - before
+    finally:
+        gc.enable()
+    assert grown < 2.0, f"native memory grew {grown:.1f} MB over 20 replies"
