@@ -1,7 +1,8 @@
 """Partial transcripts while the person is still speaking, on a worker so the VAD never waits.
 
-Every `interval` seconds of speech the growing utterance is transcribed again; each result is
-emitted as a PartialTranscript and handed to `on_text` (memory anticipation, endpoint tuning).
+Every `interval` seconds of speech the growing utterance is transcribed again, the first time half
+an interval in; each result is emitted as a PartialTranscript and handed to `on_text` (memory
+anticipation, endpoint tuning).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ class PartialTranscriber:
 
     def reset(self, turn_id: int) -> None:
         self._turn = turn_id
-        self._last_start = self._clock.now()  # the first partial comes one interval into speech
+        # The first partial comes half an interval into speech, so that an utterance of about a
+        # second ("ten of clubs") has one back before it ends, and recall then embeds nothing after it.
+        self._last_start = self._clock.now() - self.interval / 2
 
     def offer(self, turn_id: int, audio: Callable[[], np.ndarray]) -> None:
         """Called for every frame in speech; starts a transcription when one is due and none is running."""
