@@ -161,7 +161,7 @@ class TurnLoop:
         self.engines.vad.reset()
         listener = Listener(self.engines.vad.probability, endpoint_settings(self.config), self.config.vad_threshold)
         planner = self._planner = TurnPlanner(speculate=opts.speculate)
-        partials = PartialTranscriber(self.engines.asr.transcribe, self._emit, self.clock,
+        partials = PartialTranscriber(self.engines.asr.transcribe_partial, self._emit, self.clock,
                                       interval=self.config.partial_interval_ms / 1000,
                                       on_text=self._on_partial) if opts.partials else None
         self._listener = listener

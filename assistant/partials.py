@@ -17,7 +17,7 @@ from .clock import Clock
 
 
 class PartialTranscriber:
-    def __init__(self, transcribe: Callable[[np.ndarray], str], emit: Callable[[ev.Event], None], clock: Clock,
+    def __init__(self, transcribe: Callable[[np.ndarray, Callable[[], bool]], str | None], emit: Callable[[ev.Event], None], clock: Clock,
                  interval: float = 0.4, on_text: Callable[[int, str], None] | None = None) -> None:
         self._transcribe = transcribe
         self._emit = emit
@@ -45,7 +45,8 @@ class PartialTranscriber:
 
     def _work(self, turn_id: int, samples: np.ndarray) -> None:
         try:
-            text = self._transcribe(samples)
+            # a partial still running when the person stops is of no use: it gives up as soon as it can
+            text = self._transcribe(samples, lambda: turn_id == self._turn)
             if text and turn_id == self._turn:
                 self._emit(ev.PartialTranscript(turn_id, self._clock.now(), text=text))
                 self._on_text(turn_id, text)

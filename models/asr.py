@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -86,8 +87,24 @@ class WhisperTranscriber:
         )
         return " ".join(s.text.strip() for s in segments).strip()
 
-    def _fitted(self, audio: np.ndarray, seconds: float, window: int) -> str | None:
-        """Encode a window fitted to the utterance and decode it; None when the decode is not to be trusted."""
+    def transcribe_partial(self, audio: np.ndarray, wanted: Callable[[], bool] = lambda: True) -> str | None:
+        """While the person is still speaking: the fitted window only. An unsure decode is not done
+        again in the full window (three times the work, and the next partial comes soon), and none
+        is decoded once `wanted()` is false (the person stopped: the final transcription, queued
+        behind this one on the same model, should not wait for it). None: no partial this time."""
+        if len(audio) < 1600:
+            return ""
+        audio = np.asarray(audio, dtype=np.float32)
+        seconds = len(audio) / SAMPLE_RATE
+        window = window_seconds(seconds)
+        if self.language and window < 30:
+            return self._fitted(audio, seconds, window, wanted)
+        return self.transcribe(audio) if wanted() else None
+
+    def _fitted(self, audio: np.ndarray, seconds: float, window: int,
+                wanted: Callable[[], bool] = lambda: True) -> str | None:
+        """Encode a window fitted to the utterance and decode it; None when the decode is not to be
+        trusted, or no longer wanted once encoded."""
         import ctranslate2
         from faster_whisper.audio import pad_or_trim
 
@@ -95,6 +112,8 @@ class WhisperTranscriber:
         features = pad_or_trim(model.feature_extractor(audio), window * 100)  # 100 frames/s
         encoded = model.model.encode(ctranslate2.StorageView.from_array(
             np.ascontiguousarray(features[None], dtype=np.float32)), to_cpu=False)
+        if not wanted():
+            return None
         max_tokens = int(seconds * MAX_WORDS_PER_SECOND * 2) + 10  # a runaway decode stops early
         result = model.model.generate(
             encoded, [self._prompt], beam_size=self.beam_size, max_length=max_tokens, suppress_blank=True,

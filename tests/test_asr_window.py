@@ -62,3 +62,16 @@ def test_a_runaway_decode_is_done_again_in_the_full_window(engines, speech_dir):
     text = engines.asr.transcribe(read_audio_file(speech_dir / item["path"]))
     assert engines.asr.full_decodes == full_before + 1
     assert word_errors(item["transcript"], text)[0] == 0, text
+
+
+def test_a_partial_is_the_fitted_decode_alone(engines, speech_dir):
+    asr = engines.asr
+    jfk = read_audio_file(speech_dir / next(i["path"] for i in items("asr") if "jfk" in i["path"]))[:16000 * 4]
+    assert asr.transcribe_partial(jfk) == asr.transcribe(jfk)
+    # the person stopped while it encoded: no decode, no text
+    assert asr.transcribe_partial(jfk, wanted=lambda: False) is None
+    # an unsure or runaway decode gives no partial rather than the full window's three times the work
+    cards = read_audio_file(speech_dir / next(i["path"] for i in items("asr") if i["path"].endswith("cards-001.wav")))
+    full_before = asr.full_decodes
+    assert asr.transcribe_partial(cards) is None
+    assert asr.full_decodes == full_before

@@ -23,7 +23,7 @@ def schedule(frames_at: list[float], interval: float = 0.6, resume_at: float | N
     clock, started, emitted = Clock(), [], []
     done = threading.Event()
 
-    def transcribe(samples: np.ndarray) -> str:
+    def transcribe(samples: np.ndarray, wanted) -> str:
         started.append(clock.t)
         done.set()
         return "hello"
