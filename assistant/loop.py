@@ -161,7 +161,7 @@ class TurnLoop:
         self.engines.vad.reset()
         listener = Listener(self.engines.vad.probability, endpoint_settings(self.config), self.config.vad_threshold)
         planner = self._planner = TurnPlanner(speculate=opts.speculate)
-        partials = PartialTranscriber(self.engines.asr.transcribe_partial, self._emit, self.clock,
+        partials = PartialTranscriber(self._transcribe_partial, self._emit, self.clock,
                                       interval=self.config.partial_interval_ms / 1000,
                                       on_text=self._on_partial) if opts.partials else None
         self._listener = listener
@@ -247,6 +247,11 @@ class TurnLoop:
 
     def _current_turn(self) -> int:
         return self.records[-1].turn_id if self.records else 0
+
+    def _transcribe_partial(self, samples: np.ndarray, wanted) -> str | None:
+        """On the partial worker; a prompt evaluated ahead meanwhile stands aside (both use every core)."""
+        with self.engines.llm_gate.transcribing():
+            return self.engines.asr.transcribe_partial(samples, wanted)
 
     def _on_partial(self, turn_id: int, text: str) -> None:
         """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""

@@ -4,8 +4,9 @@ A miss costs one to two seconds on a 2-core CPU (the notes and the history evalu
 reply worker asks this for three things: the notes to use (carried on from the last reply's, which
 the model has cached), a prefill while the person is still speaking, and a prefill between turns and
 at start-up of what the next prompt is likely to share. A prefill only starts when the model is
-free (the gate's try_foreground) and stops between two batches once a reply has begun, so it
-delays a reply by one batch at most.
+free (the gate's try_foreground) and stops between two batches once a reply has begun or a partial
+transcription starts, so it delays either by one batch at most (the next partial's prefill carries
+on from what is cached).
 """
 
 from __future__ import annotations
@@ -81,5 +82,5 @@ class PromptCache:
 
     def _prefill(self, messages: list[dict]) -> None:
         with self.llm_gate.try_foreground() as free:
-            if free and not self.llm_gate.reply_started:  # too late: it would only cut the cache short
-                self.llm.prefill(messages, stop=lambda: self.llm_gate.reply_started)
+            if free and not self.llm_gate.ahead_should_stop:  # it would only cut the cache short
+                self.llm.prefill(messages, stop=lambda: self.llm_gate.ahead_should_stop)

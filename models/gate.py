@@ -7,7 +7,8 @@ waits until no reply is wanted and nobody is speaking, and a background generati
 stops at its next token when either begins: a memory rewrite never delays a reply by more than one
 token, nor takes the CPU from the partial transcripts and prompt evaluation made while someone talks.
 Prompt evaluation ahead of time (`try_foreground`, then a prefill) stops between two batches once
-a reply has begun (`reply_started`): it is there to save the reply time, not to cost it.
+a reply has begun or a partial transcription is running (`ahead_should_stop`): it is there to save
+the reply time, not to cost it, and beside Whisper on two cores both ran at half speed or worse.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class LlmGate:
         self._state = threading.Condition()
         self._wanted = _Count(self._state)  # replies under way
         self._ahead = _Count(self._state)  # prompt evaluations ahead of a reply
+        self._transcribing = _Count(self._state)  # partial transcriptions while the person speaks
         self._listening = False
 
     def wanted(self):
@@ -61,7 +63,7 @@ class LlmGate:
     def try_foreground(self) -> Iterator[bool]:
         """The model if it is free right now (yields True), else nothing (yields False): for
         speculative work that is only worth doing when it costs a reply no wait. Background work
-        stands aside meanwhile; a reply does not, so such work should stop at `reply_started`."""
+        stands aside meanwhile; a reply does not, so such work should stop at `ahead_should_stop`."""
         with self._ahead.held():
             got = self._model.acquire(blocking=False)
             try:
@@ -78,10 +80,15 @@ class LlmGate:
             self._listening = speaking
             self._state.notify_all()
 
+    def transcribing(self):
+        """A partial transcription is running: work ahead of a reply gives it the cores."""
+        return self._transcribing.held()
+
     @property
-    def reply_started(self) -> bool:
-        """A reply is under way and will want the model soon, if it does not already."""
-        return self._wanted.n > 0
+    def ahead_should_stop(self) -> bool:
+        """Work ahead of a reply (a prefill) should stop: a reply has begun, or a transcription is
+        running whose words the next prefill will want anyway."""
+        return self._wanted.n > 0 or self._transcribing.n > 0
 
     @property
     def reply_waiting(self) -> bool:

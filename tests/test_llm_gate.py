@@ -147,3 +147,14 @@ def test_background_stops_when_the_person_starts_speaking_and_waits_until_they_s
     gate.listening(False)
     later.join(timeout=60)
     assert result["later"].strip()
+
+
+def test_work_ahead_stops_for_a_reply_or_a_partial_transcription():
+    gate = LlmGate()
+    assert not gate.ahead_should_stop
+    with gate.transcribing():
+        assert gate.ahead_should_stop
+        assert not gate.reply_waiting  # background rewrites already wait while the person speaks
+    with gate.wanted():
+        assert gate.ahead_should_stop
+    assert not gate.ahead_should_stop

@@ -62,6 +62,18 @@ def test_a_prompt_evaluated_ahead_stands_aside_once_a_reply_has_begun(engines):
     assert llm.cached_tokens == llm.count_prompt_tokens(build_messages("How is my dog", history(), NOTES))
 
 
+def test_a_prompt_evaluated_ahead_gives_the_cores_to_a_partial_transcription(engines):
+    llm, gate = engines.llm, engines.llm_gate
+    cache = PromptCache(llm, gate, history(), memory_budget_tokens=200)
+    llm.prefill([{"role": "user", "content": "Something else."}])
+    before = llm.cached_tokens
+    with gate.transcribing():
+        cache.prefill_next("Dana")
+    assert llm.cached_tokens <= before
+    cache.prefill_next("Dana")
+    assert llm.cached_tokens == llm.count_prompt_tokens(build_messages("", history(), "", "Dana"))
+
+
 def test_carried_notes_evaluate_fewer_tokens_than_fresh_notes(engines):
     llm = engines.llm
     question = "And how are my night shifts going?"
