@@ -17,8 +17,11 @@ from .clock import Clock
 
 
 class PartialTranscriber:
-    def __init__(self, transcribe: Callable[[np.ndarray, Callable[[], bool]], str | None], emit: Callable[[ev.Event], None], clock: Clock,
-                 interval: float = 0.4, on_text: Callable[[int, str], None] | None = None) -> None:
+    def __init__(self, transcribe: Callable[[np.ndarray, Callable[[], bool]], str | None],
+                 emit: Callable[[ev.Event], None], clock: Clock, interval: float = 0.4,
+                 on_text: Callable[[int, str], None] | None = None) -> None:
+        # transcribe(samples, wanted): None or "" when there is no partial; it may give up once
+        # wanted() turns false
         self._transcribe = transcribe
         self._emit = emit
         self._clock = clock

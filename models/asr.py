@@ -90,8 +90,8 @@ class WhisperTranscriber:
     def transcribe_partial(self, audio: np.ndarray, wanted: Callable[[], bool] = lambda: True) -> str | None:
         """While the person is still speaking: the fitted window only. An unsure decode is not done
         again in the full window (three times the work, and the next partial comes soon), and none
-        is decoded once `wanted()` is false (the person stopped: the final transcription, queued
-        behind this one on the same model, should not wait for it). None: no partial this time."""
+        is decoded once `wanted()` is false (the person stopped: the final transcription, on the same
+        model and the same cores, should not wait for it). None: no partial this time."""
         if len(audio) < 1600:
             return ""
         audio = np.asarray(audio, dtype=np.float32)
