@@ -88,8 +88,8 @@ class LlamaCppChat:
 
     def _free_sampler(self) -> None:
         """llama-cpp-python makes a sampler for every completion and leaves the last one to Python's
-        cyclic garbage collector (it refers to itself), which in a long session runs too seldom to
-        matter: each held 0.4-1 MB of native memory, and an unpaced hour grew about 100 MB."""
+        cyclic garbage collector (it refers to itself), which in a long session runs seldom: with
+        the collector held off, twenty short replies left 35 MB of native memory behind."""
         sampler, self._llm._sampler = self._llm._sampler, None
         if sampler is not None:
             sampler.close()
