@@ -36,7 +36,7 @@ def test_a_short_soak_answers_stores_and_finds_its_prompt_cached(speech_dir, eng
 
 
 def test_replies_leave_no_native_memory_behind(engines):
-    """Every completion's sampler holds native memory (0.4-1 MB here) that llama-cpp-python leaves
+    """Every completion's sampler holds native memory (0.4-1.7 MB here) that llama-cpp-python leaves
     to Python's cyclic collector, which in a long session rarely runs: with the collector held off,
     as it mostly is in an hour of talk, twenty replies must not leave their samplers behind."""
     import ctypes
@@ -63,7 +63,7 @@ def test_replies_leave_no_native_memory_behind(engines):
     gc.disable()
     try:
         before = in_use_mb()
-        for i in range(10):
+        for _ in range(10):
             "".join(engines.llm.stream(messages, max_tokens=3, temperature=0.7))
             engines.llm.complete(messages, max_tokens=3)
         grown = in_use_mb() - before
