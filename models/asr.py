@@ -73,10 +73,9 @@ class WhisperTranscriber:
         if len(audio) < 1600:  # under 0.1 s there is nothing to recognise
             return ""
         audio = np.asarray(audio, dtype=np.float32)
-        seconds = len(audio) / SAMPLE_RATE
-        window = window_seconds(seconds)
-        if self.language and window < 30:
-            text = self._fitted(audio, seconds, window)
+        window = self._fitted_window(audio)
+        if window:
+            text = self._fitted(audio, window)
             if text is not None:
                 self.fitted_decodes += 1
                 return text
@@ -95,19 +94,23 @@ class WhisperTranscriber:
         if len(audio) < 1600:
             return ""
         audio = np.asarray(audio, dtype=np.float32)
-        seconds = len(audio) / SAMPLE_RATE
-        window = window_seconds(seconds)
-        if self.language and window < 30:
-            return self._fitted(audio, seconds, window, wanted)
+        window = self._fitted_window(audio)
+        if window:
+            return self._fitted(audio, window, wanted)
         return self.transcribe(audio) if wanted() else None
 
-    def _fitted(self, audio: np.ndarray, seconds: float, window: int,
-                wanted: Callable[[], bool] = lambda: True) -> str | None:
+    def _fitted_window(self, audio: np.ndarray) -> int | None:
+        """The fitted window's seconds, where it applies: an English-only model, an utterance under 19 s."""
+        window = window_seconds(len(audio) / SAMPLE_RATE)
+        return window if self.language and window < 30 else None
+
+    def _fitted(self, audio: np.ndarray, window: int, wanted: Callable[[], bool] = lambda: True) -> str | None:
         """Encode a window fitted to the utterance and decode it; None when the decode is not to be
         trusted, or no longer wanted once encoded."""
         import ctranslate2
         from faster_whisper.audio import pad_or_trim
 
+        seconds = len(audio) / SAMPLE_RATE
         model = self._model
         features = pad_or_trim(model.feature_extractor(audio), window * 100)  # 100 frames/s
         encoded = model.model.encode(ctranslate2.StorageView.from_array(
