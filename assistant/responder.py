@@ -71,7 +71,8 @@ class Job:
     audio_started: bool = False
     sentences: list[tuple[str, float]] = field(default_factory=list)  # (sentence, reply seconds at its start)
     reply_seconds: float = 0.0
-    heard: str = ""  # what the person said (the final transcript)
+    transcript: str = ""  # the final transcript, once made (even if not worth answering)
+    heard: str = ""  # what the person said (the final transcript, when it is answered)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
     got_token: bool = False
     memory_turn: object = None  # the stored user turn, once the reply began to play
@@ -106,6 +107,7 @@ class Responder:
         # An utterance whose reply had not begun to play when the person went on: it is answered
         # together with what they say next, rather than dropped.
         self._carry: np.ndarray | None = None
+        self._carry_text = ""  # its transcript, once known: partials of what follows are joined to it
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
         self.warming = threading.Thread(target=self.prompt_cache.warm, args=(self._anticipated_memory,),
@@ -132,7 +134,7 @@ class Responder:
             if job is None or job.cancelled:
                 return
             job.released = True
-            self._carry = None
+            self._carry, self._carry_text = None, ""
             for e in job.held_events:
                 self._emit_now(e)
             job.held_events.clear()
@@ -149,7 +151,7 @@ class Responder:
                 return None
             if reason == "barge-in" and not job.audio_started:
                 job.cancelled = "continued"
-                self._carry = job.audio
+                self._carry, self._carry_text = job.audio, job.transcript
                 self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
                 return None
             job.cancelled = reason
@@ -160,7 +162,10 @@ class Responder:
 
     def anticipate(self, turn_id: int, partial_text: str) -> None:
         """On the partial worker: look up memories for the words so far and, when the model is free,
-        evaluate the prompt they make, so the final reply only has to evaluate what changed."""
+        evaluate the prompt they make, so the final reply only has to evaluate what changed. After
+        an utterance carried over, the partial is joined to its words, as the final transcript
+        will be (without them the partial covers too little of it to stand in for it)."""
+        partial_text = joined(self._carry_text, partial_text)
         memory = self._anticipated_memory()
         block, memories = "", []
         if memory is not None:
@@ -270,6 +275,9 @@ class Responder:
             if job.memory_turn is not None:
                 job.memory.finish_turn(job.memory_turn, spoken)
         elif not job.released or job.cancelled == "continued":  # thrown-away work, counted from the event
+            with self._lock:
+                if job.cancelled == "continued" and self._carry is job.audio and not self._carry_text:
+                    self._carry_text = job.transcript  # transcribed after the person went on
             self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
                                                  reason=job.cancelled))
 
@@ -283,7 +291,7 @@ class Responder:
         started = self.clock.now()
         household = self.household
         identified = _Background(household.identify, job.audio) if household else None  # beside the ASR
-        text = self.engines.asr.transcribe(job.audio)
+        text = job.transcript = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
         job.memory = self.memory
         if identified is not None:
@@ -376,3 +384,8 @@ class Responder:
                 self._check(job)
                 self._play(job, chunk)
         return text
+
+
+def joined(carried: str, partial: str) -> str:
+    """A partial transcript after an utterance carried over: both, as the final one will say them."""
+    return f"{carried.strip()} {partial.strip()}".strip() if carried.strip() else partial
