@@ -79,7 +79,10 @@ def replay_all(clips, engines, config, store, options, tmp: Path) -> list[dict]:
         for record in result.records:
             dropped = sum(e.cpu_seconds for e in record.events if isinstance(e, ev.SpeculationDropped))
             first = next((e for e in record.events if isinstance(e, ev.LlmFirstToken)), None)
+            partials = [e.text for e in record.events if isinstance(e, ev.PartialTranscript)]
             rows.append({"clip": clip.name, "heard": record.heard, "reply": record.reply,
+                         "last_partial": partials[-1] if partials else None,  # what recall could anticipate
+                         "first_piece": next((e.text for e in record.events if isinstance(e, ev.SentenceReady)), None),
                          "answered": bool(record.reply), "stages": stage_durations(record.events),
                          "wasted_cpu_seconds": dropped,
                          "prompt_tokens_cached": first.cached_tokens if first else 0,
