@@ -249,7 +249,7 @@ def run_live(args, config) -> int:
     from audio.sources import MicSource
 
     from .clock import MonotonicClock
-    from .loop import TurnLoop
+    from .loop import LIVE_RECORDS, TurnLoop
     from .remembering import open_memory_store
 
     if _window(args):
@@ -265,7 +265,7 @@ def run_live(args, config) -> int:
     bus = ev.EventBus()
     bus.subscribe(_print_live)
     print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)
-    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, memory=memory)
+    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, memory=memory, keep_records=LIVE_RECORDS)
     try:
         loop.run(mic.frames())
     finally:

@@ -79,6 +79,8 @@ class TurnRecord:
     interrupted: bool = False
 
 
+LIVE_RECORDS = 100  # turn records a live session keeps (the events went to the bus, the turns to memory)
+
 _NO_WORDS = re.compile(r"^[\W_]*$")
 _NON_SPEECH_TAG = re.compile(r"^\s*[\[(].*[\])]\s*$")  # "[BLANK_AUDIO]", "(music)"
 
@@ -94,7 +96,8 @@ def endpoint_settings(config: Config) -> EndpointSettings:
 
 class TurnLoop:
     def __init__(self, engines: Engines, sink: AudioSink, bus: ev.EventBus, clock: Clock, config: Config,
-                 memory: TurnMemory | None = None, options: LoopOptions | None = None) -> None:
+                 memory: TurnMemory | None = None, options: LoopOptions | None = None,
+                 keep_records: int | None = None) -> None:
         self.engines = engines
         self.sink = sink
         self.bus = bus
@@ -104,6 +107,8 @@ class TurnLoop:
         self.options = options or LoopOptions()
         self.history = History(max_turns=config.history_turns)
         self.records: list[TurnRecord] = []
+        # A replay returns every turn's record; a live session, which may run for days, keeps the last few.
+        self.keep_records = keep_records
         self._records_by_turn: dict[int, TurnRecord] = {}
         self._records_lock = threading.Lock()
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
@@ -131,6 +136,9 @@ class TurnLoop:
             record = TurnRecord(turn_id)
             self.records.append(record)
             self._records_by_turn[turn_id] = record
+            if self.keep_records is not None and len(self.records) > self.keep_records:
+                oldest = self.records.pop(0)
+                self._records_by_turn.pop(oldest.turn_id, None)
 
     def _time_of_frame(self, index: int) -> float:
         """Clock time at which the end of frame `index` was read."""

@@ -70,3 +70,19 @@ def test_replies_leave_no_native_memory_behind(engines):
     finally:
         gc.enable()
     assert grown < 2.0, f"native memory grew {grown:.1f} MB over 20 replies"
+
+
+def test_a_live_loop_keeps_only_its_last_turn_records(speech_dir, engines, test_config, tmp_path):
+    """A live session may run for days: the loop keeps its last few turn records, not every one."""
+    from assistant import events as ev
+    from assistant.clock import ReplayClock, follow
+    from assistant.loop import LoopOptions, TurnLoop
+    from audio.sinks import WavSink
+    from audio.sources import FileSource
+
+    clock = ReplayClock()
+    loop = TurnLoop(engines, WavSink(tmp_path), ev.EventBus(), clock, test_config,
+                    options=LoopOptions(wait_for_reply=True, partials=False, prefill=False), keep_records=1)
+    records = loop.run(follow(clock, FileSource(speech_dir / "conversation/three-speakers.wav").frames()))
+    assert len(records) == 1 and records[0].turn_id >= 2  # earlier turns were heard, then let go
+    assert records[0].events and len(loop._records_by_turn) == 1

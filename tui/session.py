@@ -134,9 +134,10 @@ class Session:
             bus.subscribe(post)
             memory = self.memory = self.make_memory(self.engines) if self.make_memory else None
             post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
-            from assistant.loop import TurnLoop
+            from assistant.loop import LIVE_RECORDS, TurnLoop
 
-            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, memory=memory)
+            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, memory=memory,
+                            keep_records=LIVE_RECORDS)
             if callable(frames):  # a scripted person, who waits for each reply
                 frames = frames(loop)
             try:
