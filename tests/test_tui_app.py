@@ -140,8 +140,8 @@ async def _replay_of_a_real_recording_fills_the_screen(speech_dir, test_config, 
     session.check()
     app = HearthApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert app.query_one(StartupPanel).display  # the models are loading
+        # (whether the startup panel is still up at this moment depends on how fast the models load:
+        # the panel itself is checked above, on injected progress)
         assert await wait_for(pilot, lambda: app.state.started, 120), app.state
         assert [e.state for e in app.state.engines if e.name in ("vad", "asr", "llm", "tts")] == ["ready"] * 4
         assert not app.query_one(StartupPanel).display
