@@ -194,6 +194,12 @@ class Responder:
                 return job.memory.recall(text, like=a.text)
         return job.memory.recall(text)
 
+    @property
+    def open_jobs(self) -> int:
+        """Jobs started and not yet finished (each holds its utterance's audio)."""
+        with self._lock:
+            return len(self._jobs)
+
     def wait(self, job_id: int, timeout: float | None = None) -> None:
         with self._lock:
             job = self._jobs.get(job_id)
@@ -239,6 +245,8 @@ class Responder:
     def _run(self) -> None:
         while (job := self._queue.get()) is not None:
             if job.cancelled:  # dropped before it began
+                with self._lock:
+                    self._jobs.pop(job.job_id, None)  # (it holds the utterance's audio)
                 job.done.set()
                 self.finished.put(job.job_id)
                 continue

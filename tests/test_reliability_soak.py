@@ -73,7 +73,9 @@ def test_replies_leave_no_native_memory_behind(engines):
 
 
 def test_a_live_loop_keeps_only_its_last_turn_records(speech_dir, engines, test_config, tmp_path):
-    """A live session may run for days: the loop keeps its last few turn records, not every one."""
+    """A live session may run for days: the loop keeps its last few turn records, not every one,
+    and no job of a turn gone by (a speculative one dropped before it began used to stay, with its
+    audio: 8 MB an hour in the soak)."""
     from assistant import events as ev
     from assistant.clock import ReplayClock, follow
     from assistant.loop import LoopOptions, TurnLoop
@@ -86,3 +88,4 @@ def test_a_live_loop_keeps_only_its_last_turn_records(speech_dir, engines, test_
     records = loop.run(follow(clock, FileSource(speech_dir / "conversation/three-speakers.wav").frames()))
     assert len(records) == 1 and records[0].turn_id >= 2  # earlier turns were heard, then let go
     assert records[0].events and len(loop._records_by_turn) == 1
+    assert loop.responder.open_jobs == 0
