@@ -27,7 +27,7 @@ from .engines import Engines
 from .household import Household
 from .prompt import History, build_messages
 from .prompt_cache import PromptCache
-from .sentences import sentences_from_tokens
+from .sentences import sentences_from_tokens, spoken_form
 
 log = logging.getLogger(__name__)
 
@@ -323,6 +323,8 @@ class Responder:
             notes = self.prompt_cache.use_notes(job.memory, block)
             name = getattr(job.memory, "person_name", None)
             reply = self._speak(job, build_messages(text, self.history, notes, name))
+        # A reply made whole within the silence waits there for the endpoint, or for the person to go on.
+        job.settled.wait()
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
         with self._lock:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
+from memory.dates import MONTHS
+
 # An end mark followed by whitespace ends a sentence, unless the word before is an abbreviation.
 _END = re.compile(r"[.!?…]+[\"')\]]*\s")
 _ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "e.g.", "i.e.", "etc.", "vs.", "no.", "jr.", "sr."}
@@ -23,6 +25,15 @@ FIRST_PIECE_MAX_WORDS = 10
 # Words that lean on the next one: no piece ends after them ("some of | the", "read me the | book").
 _LEANING = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these", "those",
             "of", "to", "very", "some", "any", "no", "not", "more", "most", "is", "are", "was", "were", "be"}
+# The layout of the memory notes, which a small model sometimes copies into its reply ("30 November
+# 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
+_NOTES_HEADER = re.compile(r"What you remember about me:|\b\d{1,2} (?:%s) \d{4} \([^)]*\):" % "|".join(MONTHS), re.I)
+_BULLET = re.compile(r"^\s*[-*•]\s+")
+
+
+def spoken_form(piece: str) -> str:
+    """A reply's piece as it is said: without notes headers or a bullet copied from the prompt."""
+    return _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip()).strip()
 
 
 def _sentence_ends(buffer: str) -> Iterator[int]:

@@ -1,4 +1,4 @@
-from assistant.sentences import sentences_from_tokens, split_complete
+from assistant.sentences import sentences_from_tokens, split_complete, spoken_form
 
 
 def stream(text: str, size: int = 3):
@@ -97,3 +97,13 @@ def test_a_connective_too_early_or_only_later_does_not_split():
     assert got == ["It was lovely.", "The dog and the cat slept well."]  # only the first piece is cut
     got = list(sentences_from_tokens(stream("Your dog is a beagle who loves parks."), first_clause_words=0))
     assert got == ["Your dog is a beagle who loves parks."]  # the sequential pipeline never cuts early
+
+
+def test_a_reply_copying_the_notes_layout_is_said_without_it():
+    # seen in a soak: the model began its reply with a day header and a bullet from its notes
+    assert spoken_form("30 November 2026 (today): - Seeing that you like tea") == "Seeing that you like tea"
+    assert spoken_form("What you remember about me:") == ""
+    assert spoken_form("- You walked Biscuit yesterday.") == "You walked Biscuit yesterday."
+    # dates said as part of a sentence stay
+    assert spoken_form("On 7 May 2026 you moved to Leeds.") == "On 7 May 2026 you moved to Leeds."
+    assert spoken_form("It is -5 degrees - rather cold.") == "It is -5 degrees - rather cold."
