@@ -165,6 +165,18 @@ def first_and_last(series: list[tuple[float, float]], window: float) -> tuple[li
     return [v for t, v in series if t - t0 <= window], [v for t, v in series if t1 - t <= window]
 
 
+def p50_by_window(series: list[tuple[float, float]], window: float) -> list[float]:
+    """The median of a (t, value) series in each consecutive `window` seconds from its start, so a
+    drift reads as a trend and memory filling from empty as a rise that levels off."""
+    if not series:
+        return []
+    t0 = series[0][0]
+    bins: dict[int, list[float]] = {}
+    for t, v in series:
+        bins.setdefault(int((t - t0) // window), []).append(v)
+    return [float(np.median(bins[i])) if i in bins else float("nan") for i in range(max(bins) + 1)]
+
+
 # -- checking the store ------------------------------------------------------------------------------
 
 @dataclass

@@ -8,13 +8,13 @@ import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from long_replay import (build_recording, first_and_last, first_audio_latencies, hearth_env, prompt_cached_shares,
-                         prompt_tokens_evaluated, read_events)
+from long_replay import (build_recording, first_and_last, first_audio_latencies, hearth_env, p50_by_window,
+                         prompt_cached_shares, prompt_tokens_evaluated, read_events)
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -103,6 +103,8 @@ class SoakReport:
     tokens_last_window: float
     prompt_cached_share: float  # p50 share of a reply's prompt found in the cache
     paced: bool = False  # speech read in real time (partials, anticipation and speculation ran)
+    p50_by_window: list[float] = field(default_factory=list)  # speech end → first audio, each window in turn
+    tokens_by_window: list[float] = field(default_factory=list)
 
     @property
     def bytes_per_char(self) -> float:
@@ -140,7 +142,7 @@ def _soak_options(paced: bool = False):
 
     if paced:
         return LoopOptions(wait_for_reply=True, pace_speech=True)
-    return LoopOptions(wait_for_reply=True, partials=False, prefill=True)
+    return LoopOptions(wait_for_reply=True, partials=False, prefill=True, adaptive_endpoint=False)
 
 
 def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None,
@@ -177,8 +179,9 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     warmup = min(600.0, wall / 3)  # the first ten minutes, or a third of a short run
     window = min(600.0, recording.seconds / 3)
     events = read_events(result.folder / "events.jsonl")
-    first, last = first_and_last(first_audio_latencies(events), window)
-    tokens_first, tokens_last = first_and_last(prompt_tokens_evaluated(events), window)
+    latencies, tokens = first_audio_latencies(events), prompt_tokens_evaluated(events)
+    first, last = first_and_last(latencies, window)
+    tokens_first, tokens_last = first_and_last(tokens, window)
     cached_share = _p50(prompt_cached_shares(events))
     db = data_dir / "hearth.db"
     db_bytes = sum(p.stat().st_size for p in data_dir.glob("hearth.db*"))
@@ -192,4 +195,5 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
         rss_end_mb=samples[-1][1], warmup_minutes=warmup / 60, rss_growth_mb_per_hour=growth_per_hour(samples, warmup),
         p50_first_window=_p50(first), p50_last_window=_p50(last), window_minutes=window / 60, db_bytes=db_bytes,
         chars_said=chars, tokens_first_window=_p50(tokens_first), tokens_last_window=_p50(tokens_last),
-        prompt_cached_share=cached_share, paced=paced)
+        prompt_cached_share=cached_share, paced=paced, p50_by_window=p50_by_window(latencies, window),
+        tokens_by_window=p50_by_window(tokens, window))

@@ -76,8 +76,12 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
             ("soak", f"RSS growth after {s.warmup_minutes:.1f} min", f"{s.rss_growth_mb_per_hour:+.0f} MB/h"),
             ("soak", f"p50 speech end → first audio, first {s.window_minutes:.1f} min", f"{s.p50_first_window:.2f} s"),
             ("soak", f"p50 speech end → first audio, last {s.window_minutes:.1f} min", f"{s.p50_last_window:.2f} s"),
+            ("soak", f"p50 speech end → first audio, each {s.window_minutes:.1f} min",
+             " ".join(f"{v:.2f}" for v in s.p50_by_window) + " s"),
             ("soak", "p50 prompt tokens evaluated before the first word, first / last",
              f"{s.tokens_first_window:.0f} / {s.tokens_last_window:.0f}"),
+            ("soak", f"p50 prompt tokens evaluated, each {s.window_minutes:.1f} min",
+             " ".join(f"{v:.0f}" for v in s.tokens_by_window)),
             ("soak", "p50 share of the prompt found in the cache", f"{s.prompt_cached_share:.0%}"),
             ("soak", "database / characters said", f"{s.db_bytes / 1024:.0f} KiB / {s.chars_said} chars "
                                                    f"({s.bytes_per_char:.0f} B/char)"),
