@@ -6,7 +6,8 @@ import re
 
 # Words that leave a thought hanging: "and then I..." is not the end of a turn.
 _TRAILING = {"and", "but", "or", "so", "because", "then", "if", "when", "that", "the", "a", "an", "to", "of",
-             "my", "i", "with", "um", "uh", "like", "which", "who", "is", "was", "for", "in", "on", "at"}
+             "my", "i", "we", "he", "she", "they", "with", "um", "uh", "like", "which", "who", "is", "was", "for",
+             "from", "in", "on", "at"}
 
 
 def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:

@@ -115,7 +115,8 @@ class TurnLoop:
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
-                                   stream_audio=self.options.stream_audio, prefill=self.options.prefill)
+                                   stream_audio=self.options.stream_audio, prefill=self.options.prefill,
+                                   on_transcript=self._on_silence_transcript)
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: ev.Event) -> None:
@@ -268,6 +269,14 @@ class TurnLoop:
         if self.options.adaptive_endpoint and turn_id == self._current_turn():
             ms = end_silence_for(text, self.config.end_silence_ms)
             self._listener.endpointer.set_end_silence(ms / 1000)
+
+    def _on_silence_transcript(self, turn_id: int, text: str) -> None:
+        """On the reply worker, inside the silence window: the whole utterance's transcript judges how
+        it ends better than the last partial, which was cut mid-word ("And so my fellow mirror...")."""
+        listener = self._listener
+        if (self.options.adaptive_endpoint and listener is not None and turn_id == self._current_turn()
+                and listener.endpointer.in_silence_window):
+            listener.endpointer.set_end_silence(end_silence_for(text, self.config.end_silence_ms) / 1000)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():

@@ -6,7 +6,7 @@ Per input file: DIR/<name>/reply-NNN.wav (one per answered turn), transcript.txt
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from audio.sinks import WavSink
@@ -60,14 +60,19 @@ def replay_options(realtime: bool, sequential: bool = False) -> LoopOptions:
     """Real-time replays behave as a microphone conversation would. A fast replay cannot overlap
     speech with work, so it waits for each reply (as a person would) and skips partials and the
     prompt evaluation done ahead of time."""
-    extra = {} if realtime else {"wait_for_reply": True, "partials": False, "prefill": False}
-    return LoopOptions.sequential(**extra) if sequential else LoopOptions(**extra)
+    # (nor tune the endpoint: what the speculative transcript would tell it arrives after the
+    # recording's silence was read)
+    extra = {} if realtime else {"wait_for_reply": True, "partials": False, "prefill": False,
+                                 "adaptive_endpoint": False}
+    return replace(LoopOptions.sequential() if sequential else LoopOptions(), **extra)
 
 
 def replay_file(path: Path, folder: Path, engines: Engines, config: Config, realtime: bool = False,
                 memory: TurnMemory | None = None, bus: ev.EventBus | None = None,
                 options: LoopOptions | None = None) -> ReplayResult:
-    source = FileSource(path, realtime=realtime)  # raises the clear error before anything is written
+    # raises the clear error before anything is written; the silence after the recording lets its
+    # last utterance reach an endpoint lengthened for a trailing word
+    source = FileSource(path, realtime=realtime, tail_silence=max(1.0, 2 * config.end_silence_ms / 1000))
     sink = WavSink(folder, realtime=realtime)
     bus = bus or ev.EventBus()
     log = EventLog(folder / "events.jsonl")

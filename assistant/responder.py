@@ -66,6 +66,7 @@ class Job:
     released: bool
     cancelled: str = ""  # the reason, once cancelled
     done: threading.Event = field(default_factory=threading.Event)
+    settled: threading.Event = field(default_factory=threading.Event)  # released or cancelled
     held_events: list[ev.Event] = field(default_factory=list)
     held_audio: list[np.ndarray] = field(default_factory=list)
     audio_started: bool = False
@@ -83,7 +84,7 @@ class Job:
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
                  config: Config, history: History, memory=None, stream_audio: bool = True,
-                 prefill: bool = True) -> None:
+                 prefill: bool = True, on_transcript: Callable[[int, str], None] | None = None) -> None:
         self.engines = engines
         self.sink = sink
         self._emit_now = emit
@@ -95,6 +96,8 @@ class Responder:
         self.household = memory if isinstance(memory, Household) else None
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
+        # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
+        self._on_transcript = on_transcript or (lambda turn_id, text: None)
         self._anticipation: Anticipation | None = None
         self.prompt_cache = PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens)
         self.llm_gate = engines.llm_gate
@@ -121,6 +124,8 @@ class Responder:
             gap = np.zeros(3200, dtype=np.float32)  # 0.2 s at 16 kHz between the two parts
             audio = np.concatenate([self._carry, gap, audio])
         job = Job(job_id, turn_id, audio, released=not speculative)
+        if not speculative:
+            job.settled.set()
         with self._lock:
             self._jobs[job_id] = job
             self._between_turns_done.clear()
@@ -134,6 +139,7 @@ class Responder:
             if job is None or job.cancelled:
                 return
             job.released = True
+            job.settled.set()
             self._carry, self._carry_text = None, ""
             for e in job.held_events:
                 self._emit_now(e)
@@ -149,6 +155,7 @@ class Responder:
             job = self._jobs.get(job_id)
             if job is None or job.cancelled:
                 return None
+            job.settled.set()
             if reason == "barge-in" and not job.audio_started:
                 job.cancelled = "continued"
                 self._carry, self._carry_text = job.audio, job.transcript
@@ -212,6 +219,10 @@ class Responder:
         self._between_turns_done.wait()
 
     def close(self) -> None:
+        with self._lock:
+            unreleased = [j.job_id for j in self._jobs.values() if not j.released]
+        for job_id in unreleased:  # a reply made in a silence that never ended: nobody is waiting for it
+            self.cancel(job_id, "closed")
         self._queue.put(None)
         self._thread.join(timeout=120)
 
@@ -301,6 +312,8 @@ class Responder:
         identified = _Background(household.identify, job.audio) if household else None  # beside the ASR
         text = job.transcript = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
+        if not job.released:
+            self._on_transcript(job.turn_id, text)
         job.memory = self.memory
         if identified is not None:
             job.speaker = speaker = identified.result()
@@ -309,6 +322,7 @@ class Responder:
             job.memory = household.memory_for(speaker) if speaker is not None else None
         if not worth_answering(text):
             self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason="no words"))
+            job.settled.wait()  # held until the endpoint, which shows it
             return
         job.heard = text
 
@@ -361,7 +375,10 @@ class Responder:
         spoken: list[str] = []
         pending: list[np.ndarray] = []
         clause_words = 2 if self.stream_audio else 0
-        for sentence in sentences_from_tokens(self._tokens(job, messages), first_clause_words=clause_words):
+        for piece in sentences_from_tokens(self._tokens(job, messages), first_clause_words=clause_words):
+            sentence = spoken_form(piece)
+            if not sentence:
+                continue
             self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))
             job.sentences.append((sentence, job.reply_seconds))
             for chunk in self.engines.tts.stream(sentence):

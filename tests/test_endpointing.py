@@ -12,6 +12,8 @@ from assistant.endpointing import end_silence_for
     ("Well, um", 800),
     ("So the thing is...", 800),
     ("It was great,", 800),
+    ("the apostle of the middle classes, and we", 800),
+    ("impressions from", 800),
     ("Can you remind me what my dog is called?", 350),
 ])
 def test_end_silence_follows_how_the_sentence_ends(partial, expected):

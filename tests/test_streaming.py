@@ -12,11 +12,12 @@ import soundfile as sf
 
 from assistant import events as ev
 from assistant.clock import MonotonicClock
-from assistant.loop import LoopOptions, TurnLoop
+from assistant.loop import LoopOptions, TurnLoop, endpoint_settings
 from assistant.replay import replay_file
 from audio import FRAME_SAMPLES, SAMPLE_RATE
+from audio.listener import Listener
 from audio.sinks import WavSink
-from audio.sources import Frame, read_audio_file
+from audio.sources import FileSource, Frame, read_audio_file
 
 
 def kinds(record):
@@ -51,6 +52,32 @@ def test_a_pause_shorter_than_the_endpoint_yields_one_turn(speech_dir, engines, 
                          options=LoopOptions(adaptive_endpoint=False))
     assert len(result.answered) == 1
     assert "call me" in result.answered[0].heard.lower()
+    assert len(result.reply_wavs) == 1
+
+
+def test_the_whole_utterance_heard_in_the_silence_tunes_the_endpoint(speech_dir, engines, test_config, tmp_path):
+    """"...the middle classes, and we-", 2 s of quiet, then "glad to welcome his gospel". With a 1.5 s
+    endpoint the listener alone ends the turn in that pause; the loop, whose speculative transcript
+    in the silence hears the thought break off, waits longer (2.4 s) and gives one turn.
+    Partials are off, so only that transcript can have tuned it. Replies of a few words are made
+    whole within such a silence: none may be said, or kept, before the endpoint."""
+    voice = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
+    cut = int(3.58 * SAMPLE_RATE)
+    quiet = np.random.default_rng(0).normal(0, 0.002, 2 * SAMPLE_RATE).astype(np.float32)  # a room
+    samples = np.concatenate([voice[:cut], quiet, voice[cut:]])
+    path = tmp_path / "breaking-off.wav"
+    sf.write(path, samples, SAMPLE_RATE)
+    config = replace(test_config, end_silence_ms=1500, max_reply_tokens=8)
+
+    engines.vad.reset()
+    listener = Listener(engines.vad.probability, endpoint_settings(config), config.vad_threshold)
+    assert len([h for h in listener.hear(FileSource(path).frames()) if h.utterance is not None]) == 2
+
+    result = replay_file(path, tmp_path / "out", engines, config, realtime=True, options=LoopOptions(partials=False))
+    assert len(result.records) == 1 and len(result.answered) == 1, [(r.heard, r.reply) for r in result.records]
+    record = result.answered[0]
+    assert record.heard.lower().rstrip(".").endswith("gospel")
+    assert [e.kind for e in record.events].count("reply_done") == 1
     assert len(result.reply_wavs) == 1
 
 
