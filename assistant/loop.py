@@ -266,17 +266,20 @@ class TurnLoop:
         """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""
         if self.options.anticipate:
             self.responder.anticipate(turn_id, text)
-        if self.options.adaptive_endpoint and turn_id == self._current_turn():
-            ms = end_silence_for(text, self.config.end_silence_ms)
-            self._listener.endpointer.set_end_silence(ms / 1000)
+        if turn_id == self._current_turn():
+            self._tune_endpoint(text)
 
     def _on_silence_transcript(self, turn_id: int, text: str) -> None:
         """On the reply worker, inside the silence window: the whole utterance's transcript judges how
         it ends better than the last partial, which was cut mid-word ("And so my fellow mirror...")."""
         listener = self._listener
-        if (self.options.adaptive_endpoint and listener is not None and turn_id == self._current_turn()
-                and listener.endpointer.in_silence_window):
-            listener.endpointer.set_end_silence(end_silence_for(text, self.config.end_silence_ms) / 1000)
+        if turn_id == self._current_turn() and listener is not None and listener.endpointer.in_silence_window:
+            self._tune_endpoint(text)
+
+    def _tune_endpoint(self, text: str) -> None:
+        """The silence that ends this utterance, from how what was heard of it ends."""
+        if self.options.adaptive_endpoint:
+            self._listener.endpointer.set_end_silence(end_silence_for(text, self.config.end_silence_ms) / 1000)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():
