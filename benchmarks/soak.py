@@ -75,8 +75,11 @@ class RssSampler:
 
 
 def growth_per_hour(samples: list[tuple[float, float]], warmup: float) -> float:
-    """MB per hour, the least-squares slope of RSS over wall time after `warmup` seconds."""
-    after = [(t, m) for t, m in samples if t >= warmup]
+    """Units per hour, the least-squares slope of a (seconds, value) series after `warmup` seconds
+    from its first sample: RSS over wall time, or latency over the session clock."""
+    if not samples:
+        return float("nan")
+    after = [(t, m) for t, m in samples if t - samples[0][0] >= warmup]
     if len(after) < 3 or after[-1][0] - after[0][0] < 30:
         return float("nan")
     t, m = np.array(after).T
@@ -105,6 +108,9 @@ class SoakReport:
     paced: bool = False  # speech read in real time (partials, anticipation and speculation ran)
     p50_by_window: list[float] = field(default_factory=list)  # speech end → first audio, each window in turn
     tokens_by_window: list[float] = field(default_factory=list)
+    latency_trend_s_per_hour: float = float("nan")  # least-squares slope after the first window
+    lived_in_minutes: float = 0.0  # audio replayed into the store before the measured session
+    lived_in_items: int = 0  # memory items the store held when the measured session began
 
     @property
     def bytes_per_char(self) -> float:
@@ -145,8 +151,31 @@ def _soak_options(paced: bool = False):
     return LoopOptions(wait_for_reply=True, partials=False, prefill=True, adaptive_endpoint=False)
 
 
+def live_in(work: Path, minutes: float, seed: int, engines, config, say=print) -> int:
+    """Replay `minutes` of other audio into the soak's store as an earlier session, so the measured
+    one starts where a desk assistant that has been talked to for a while is, not from an empty
+    store (whose first minutes have few notes to evaluate and so answer faster). Returns the
+    memory items the store then holds."""
+    from assistant.household import Household
+    from assistant.replay import replay_file
+    from memory import open_store
+
+    recording = build_recording(work / "lived-in.wav", minutes, seed=seed + 1000)
+    say(f"soak: first an earlier session, {recording.seconds / 60:.1f} min of other audio, not measured")
+    store = open_store(Path(config.data_dir), engines.embedder)
+    household = Household(store, config, engines)
+    try:
+        replay_file(recording.path, work / "lived-in-out", engines, config, realtime=False, memory=household,
+                    options=_soak_options())
+    finally:
+        household.end_session()
+        items = store.conn.execute("SELECT count(*) FROM items").fetchone()[0]
+        store.close()
+    return items
+
+
 def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None,
-         paced: bool = False) -> SoakReport:
+         paced: bool = False, lived_in_minutes: float = 0.0) -> SoakReport:
     from assistant import events as ev
     from assistant.config import Config
     from assistant.engines import load_engines
@@ -162,6 +191,7 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     config = replace(config, data_dir=str(data_dir)) if config else \
         Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
     engines = engines or load_engines(config)
+    lived_in_items = live_in(work, lived_in_minutes, seed, engines, config, say) if lived_in_minutes > 0 else 0
     store = open_store(data_dir, engines.embedder)
     household = Household(store, config, engines)
     sampler = RssSampler(every=5.0)
@@ -196,4 +226,6 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
         p50_first_window=_p50(first), p50_last_window=_p50(last), window_minutes=window / 60, db_bytes=db_bytes,
         chars_said=chars, tokens_first_window=_p50(tokens_first), tokens_last_window=_p50(tokens_last),
         prompt_cached_share=cached_share, paced=paced, p50_by_window=p50_by_window(latencies, window),
-        tokens_by_window=p50_by_window(tokens, window))
+        tokens_by_window=p50_by_window(tokens, window),
+        latency_trend_s_per_hour=growth_per_hour(latencies, window), lived_in_minutes=lived_in_minutes,
+        lived_in_items=lived_in_items)

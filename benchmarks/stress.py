@@ -14,12 +14,15 @@ Each restart resumes the recording about where the killed run got to (`--restart
 from the start instead), into a fresh --out folder and the same data folder.
 
 Soak. At least `--soak-minutes` of audio replayed in this process as fast as the models allow,
-memory on: RSS growth per hour after the first ten minutes (of the run's wall time), p50 speech end
-to first audio in the first and the last ten minutes (of the session clock), the prompt tokens
-evaluated before the first word (what makes latency drift as memory fills), and the database size
-against the characters said. Between turns the replay waits, as a person listening to the reply
-would, for the memory writes and the next prompt's start to be evaluated; the session clock counts
-that as the person's pause. `--paced` reads speech in real time (pauses are still skipped), so
+memory on, into a store an earlier session of `--soak-lived-in` minutes of other audio filled (an
+empty store's first minutes have few notes to evaluate, so they answer faster, and the hour would
+read as a drift that is only memory filling): RSS growth per hour after the first ten minutes (of
+the run's wall time), p50 speech end to first audio in the first and the last ten minutes (of the
+session clock) and its least-squares trend after the first ten, the prompt tokens evaluated before
+the first word (what makes latency climb as memory fills), and the database size against the
+characters said. Between turns the replay waits, as a person listening to the reply would, for the
+memory writes and the next prompt's start to be evaluated; the session clock counts that as the
+person's pause. `--paced` reads speech in real time (pauses are still skipped), so
 partial transcripts, anticipation and speculation run as they do live.
 
 The crash test lives in benchmarks/crash.py, the soak in soak.py, and the recording they replay and
@@ -70,6 +73,8 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
         rows += [
             ("soak", "audio / wall time", f"{s.audio_minutes:.1f} min / {s.wall_minutes:.1f} min"
                                           + (" (speech in real time)" if s.paced else "")),
+            ("soak", "store at the start", f"{s.lived_in_items} memory items from {s.lived_in_minutes:.0f} min "
+                                           "of an earlier session" if s.lived_in_minutes else "empty"),
             ("soak", "turns / answered", f"{s.turns} / {s.answered}"),
             ("soak", "RSS start / after warm-up / end", f"{s.rss_start_mb:.0f} / {s.rss_after_warmup_mb:.0f} / "
                                                          f"{s.rss_end_mb:.0f} MB"),
@@ -78,6 +83,8 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
             ("soak", f"p50 speech end → first audio, last {s.window_minutes:.1f} min", f"{s.p50_last_window:.2f} s"),
             ("soak", f"p50 speech end → first audio, each {s.window_minutes:.1f} min",
              " ".join(f"{v:.2f}" for v in s.p50_by_window) + " s"),
+            ("soak", f"speech end → first audio, trend after the first {s.window_minutes:.1f} min",
+             f"{s.latency_trend_s_per_hour:+.2f} s/h (least squares over every turn)"),
             ("soak", "p50 prompt tokens evaluated before the first word, first / last",
              f"{s.tokens_first_window:.0f} / {s.tokens_last_window:.0f}"),
             ("soak", f"p50 prompt tokens evaluated, each {s.window_minutes:.1f} min",
@@ -115,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--restart", choices=("resume", "same"), default="resume",
                     help="after a kill, go on from where the run got to (default) or replay from the start")
     ap.add_argument("--soak-minutes", type=float, default=60.0, help="minutes of audio in the soak (0 skips it)")
+    ap.add_argument("--soak-lived-in", type=float, default=30.0, metavar="MIN",
+                    help="minutes of other audio replayed into the store first, as an earlier session, so the "
+                         "soak starts from a lived-in memory (default 30, about when the notes stop growing; "
+                         "0 starts from an empty store)")
     ap.add_argument("--paced", action="store_true",
                     help="soak with speech read in real time, so partials, anticipation and speculation run")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 3 kills on 2 min, a 3 min soak")
@@ -127,13 +138,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.quick:
         args.kills, args.minutes, args.soak_minutes, args.kill_range = min(args.kills, 3), 2.0, 3.0, "8,30"
+        args.soak_lived_in = min(args.soak_lived_in, 2.0)
     low, high = (float(x) for x in args.kill_range.split(","))
     import shutil
 
     shutil.rmtree(args.work, ignore_errors=True)
     crash = crash_test(args.work / "crash", args.kills, args.minutes, args.seed, (low, high),
                        args.restart) if args.kills > 0 else None
-    soaked = soak(args.work / "soak", args.soak_minutes, seed=args.seed + 1, paced=args.paced) \
+    soaked = soak(args.work / "soak", args.soak_minutes, seed=args.seed + 1, paced=args.paced,
+                  lived_in_minutes=args.soak_lived_in) \
         if args.soak_minutes > 0 else None
     print()
     print(table(crash, soaked))
