@@ -11,7 +11,6 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -25,6 +24,7 @@ from .anticipation import Anticipation, stands_in_for, still_valid
 from .heap import release_free_memory
 from .engines import Engines
 from .household import Household
+from .jobs import Background, Job, JobCancelled
 from .prompt import History, build_messages
 from .prompt_cache import PromptCache
 from .sentences import sentences_from_tokens, spoken_form
@@ -32,53 +32,6 @@ from .sentences import sentences_from_tokens, spoken_form
 log = logging.getLogger(__name__)
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
-
-
-class JobCancelled(Exception):
-    pass
-
-
-class _Background:
-    """Run one call on its own thread; result() waits for it (None if it failed, which is logged)."""
-
-    def __init__(self, fn, *args) -> None:
-        self._value = None
-        self._thread = threading.Thread(target=self._run, args=(fn, args), name="speaker-id", daemon=True)
-        self._thread.start()
-
-    def _run(self, fn, args) -> None:
-        try:
-            self._value = fn(*args)
-        except Exception as exc:
-            log.error("identifying the speaker failed (%s)", type(exc).__name__)
-            log.debug("identifying the speaker failed", exc_info=True)
-
-    def result(self):
-        self._thread.join()
-        return self._value
-
-
-@dataclass
-class Job:
-    job_id: int
-    turn_id: int
-    audio: np.ndarray
-    released: bool
-    cancelled: str = ""  # the reason, once cancelled
-    done: threading.Event = field(default_factory=threading.Event)
-    settled: threading.Event = field(default_factory=threading.Event)  # released or cancelled
-    held_events: list[ev.Event] = field(default_factory=list)
-    held_audio: list[np.ndarray] = field(default_factory=list)
-    audio_started: bool = False
-    sentences: list[tuple[str, float]] = field(default_factory=list)  # (sentence, reply seconds at its start)
-    reply_seconds: float = 0.0
-    transcript: str = ""  # the final transcript, once made (even if not worth answering)
-    heard: str = ""  # what the person said (the final transcript, when it is answered)
-    heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
-    got_token: bool = False
-    memory_turn: object = None  # the stored user turn, once the reply began to play
-    memory: object = None  # the speaker's memory for this turn (None: no personal memory)
-    speaker: object = None  # assistant.household.Speaker, when voices are told apart
 
 
 class Responder:
@@ -202,6 +155,12 @@ class Responder:
         return job.memory.recall(text)
 
     @property
+    def anticipated_text(self) -> str:
+        """The words the last anticipated lookup was made for ("" before any)."""
+        a = self._anticipation
+        return a.text if a is not None else ""
+
+    @property
     def open_jobs(self) -> int:
         """Jobs started and not yet finished (each holds its utterance's audio)."""
         with self._lock:
@@ -309,7 +268,8 @@ class Responder:
 
         started = self.clock.now()
         household = self.household
-        identified = _Background(household.identify, job.audio) if household else None  # beside the ASR
+        # the speaker is identified beside the ASR
+        identified = Background("identifying the speaker", household.identify, job.audio) if household else None
         text = job.transcript = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
         if not job.released:
