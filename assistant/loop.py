@@ -141,6 +141,12 @@ class TurnLoop:
                 oldest = self.records.pop(0)
                 self._records_by_turn.pop(oldest.turn_id, None)
 
+    @property
+    def records_held(self) -> int:
+        """Turn records events can still reach (a live session keeps only the last few)."""
+        with self._records_lock:
+            return len(self._records_by_turn)
+
     def _time_of_frame(self, index: int) -> float:
         """Clock time at which the end of frame `index` was read."""
         for i, t in reversed(self._frame_times):

@@ -59,7 +59,7 @@ def test_the_partial_after_a_carried_utterance_is_joined_to_its_words(speech_dir
         partial = engines.asr.transcribe_partial(then[: len(then) // 2])
         responder.anticipate(2, partial)
         final = engines.asr.transcribe(np.concatenate([first, np.zeros(3200, np.float32), then]))
-        anticipated = responder._anticipation.text
+        anticipated = responder.anticipated_text
         assert anticipated == f"{carried} {partial}"
         assert not stands_in_for(partial, final)  # alone, the partial heard too little of the final words
         assert still_valid(anticipated, final)  # joined, its lookup answers them

@@ -87,5 +87,5 @@ def test_a_live_loop_keeps_only_its_last_turn_records(speech_dir, engines, test_
                     options=LoopOptions(wait_for_reply=True, partials=False, prefill=False), keep_records=1)
     records = loop.run(follow(clock, FileSource(speech_dir / "conversation/three-speakers.wav").frames()))
     assert len(records) == 1 and records[0].turn_id >= 2  # earlier turns were heard, then let go
-    assert records[0].events and len(loop._records_by_turn) == 1
+    assert records[0].events and loop.records_held == 1
     assert loop.responder.open_jobs == 0
