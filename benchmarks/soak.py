@@ -156,6 +156,7 @@ def live_in(work: Path, minutes: float, seed: int, engines, config, say=print) -
     one starts where a desk assistant that has been talked to for a while is, not from an empty
     store (whose first minutes have few notes to evaluate and so answer faster). Returns the
     memory items the store then holds."""
+    from assistant import events as ev
     from assistant.household import Household
     from assistant.replay import replay_file
     from memory import open_store
@@ -164,9 +165,11 @@ def live_in(work: Path, minutes: float, seed: int, engines, config, say=print) -
     say(f"soak: first an earlier session, {recording.seconds / 60:.1f} min of other audio, not measured")
     store = open_store(Path(config.data_dir), engines.embedder)
     household = Household(store, config, engines)
+    bus = ev.EventBus()
+    bus.subscribe(_progress(time.monotonic(), recording.seconds, lambda line: say(line.replace("soak:", "earlier:"))))
     try:
         replay_file(recording.path, work / "lived-in-out", engines, config, realtime=False, memory=household,
-                    options=_soak_options())
+                    bus=bus, options=_soak_options())
     finally:
         household.end_session()
         items = store.conn.execute("SELECT count(*) FROM items").fetchone()[0]
