@@ -4,7 +4,7 @@
 enrols people, refreshes voiceprints from confident recognitions only, turns an unknown voice that
 keeps talking into a provisional person (whose memories stay under that person until it is named or
 merged), and names, renames, merges and forgets people. Merge and forget each run in one transaction
-and leave no row that points at a person who is gone.
+and leave no row that points at a person who is gone (the rows are moved by memory/person_rows.py).
 
 The enrolment dialog itself ("my name is Priya" → "Shall I remember your voice as Priya?" → yes)
 is pure and lives in memory/enrolment.py; the voice loop drives it and calls `SpeakerBook.claim`.
@@ -23,7 +23,8 @@ from audio.voiceprint import (ANCHORS, DEFAULT_MARGIN, DEFAULT_THRESHOLD, MAX_VO
                               should_refresh)
 
 from .errors import MemoryStoreError
-from .store import ITEM, PERSONA, MemoryStore
+from .person_rows import delete_person_rows, move_person_rows
+from .store import MemoryStore
 
 PROVISIONAL_AFTER = 3        # consistent utterances before an unknown voice becomes a provisional person
 PENDING_LIMIT = 6            # unknown voices tracked at once (the oldest is forgotten first)
@@ -319,130 +320,28 @@ class SpeakerBook:
 
     rename = name
 
-    def _person_tables(self) -> tuple[list[str], list[str]]:
-        """(ordinary tables, vec0 tables) with a person_id column, found in the file itself."""
-        virtual = {r[0] for r in self.store.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")}
-        plain, vec = [], []
-        for (table,) in self.store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-            if table == "people" or any(table.startswith(v + "_") for v in virtual):
-                continue
-            cols = [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]
-            if "person_id" in cols:
-                (vec if table in virtual else plain).append(table)
-        return plain, vec
-
     def merge(self, keep: int, remove: int) -> dict:
-        """Everything of `remove` becomes `keep`'s, in one transaction; `remove` is deleted. Returns counts moved.
-
-        Voiceprints, sessions, turns, entities, edges, items (with their versions) and persona nodes move,
-        and so does any other table with a person_id column. An entity both people have by the same name
-        becomes one entity (aliases joined; its items, persona nodes and edges follow it).
-        """
+        """Everything of `remove` becomes `keep`'s, in one transaction; `remove` is deleted. Returns
+        counts moved (see memory/person_rows.py)."""
         if keep == remove:
             raise SpeakerBookError("cannot merge a person with themselves")
         self._require(keep)
         self._require(remove)
-        moved: dict[str, int] = {}
         with self.store.transaction():
-            plain, vec = self._person_tables()
-            fold = self._fold_entities(keep, remove) if "entities" in plain else {}
-            if "edges" in plain:
-                moved["edges"] = self._move_edges(keep, remove, fold)
-            for old, new in fold.items():  # re-point what hangs on a folded entity, then drop it
-                for table in self._tables_with("entity_id"):
-                    self._sql(f"UPDATE {table} SET entity_id = ? WHERE entity_id = ?", (new, old))
-                self._sql("DELETE FROM entities WHERE id = ?", (old,))
-            for table in plain:
-                if table != "edges":
-                    moved[table] = self._sql(f"UPDATE {table} SET person_id = ? WHERE person_id = ?",
-                                             (keep, remove)).rowcount
-            for table in vec:  # sqlite-vec cannot update a partition key: delete and insert again
-                cols = [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]
-                rows = self._sql(f"SELECT {', '.join(cols)} FROM {table} WHERE person_id = ?", (remove,)).fetchall()
-                self._sql(f"DELETE FROM {table} WHERE person_id = ?", (remove,))
-                at = cols.index("person_id")
-                marks = ", ".join("?" * len(cols))
-                for row in rows:
-                    row = list(row)
-                    row[at] = keep
-                    self._sql(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({marks})", tuple(row))
-                moved[table] = len(rows)
-            moved["entities"] = moved.get("entities", 0) + len(fold)
-            self._sql("DELETE FROM people WHERE id = ?", (remove,))
+            moved = move_person_rows(self.store, keep, remove)
             self._prune(keep)
         self._drop_caches(keep, remove)
         return moved
 
-    def _tables_with(self, column: str) -> list[str]:
-        out = []
-        for (table,) in self.store.rows("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                         "AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name"):
-            if column in [r[1] for r in self.store.rows(f"PRAGMA table_info({table})")]:
-                out.append(table)
-        return out
-
-    def _fold_entities(self, keep: int, remove: int) -> dict[int, int]:
-        """{remove's entity: keep's entity} for names both have; the kept entity gets both sets of aliases."""
-        import json
-
-        mine = {name: (eid, aliases) for eid, name, aliases in
-                self._sql("SELECT id, name, aliases FROM entities WHERE person_id = ?", (keep,)).fetchall()}
-        fold = {}
-        for eid, name, aliases, last_seen in self._sql(
-                "SELECT id, name, aliases, last_seen FROM entities WHERE person_id = ?", (remove,)).fetchall():
-            if name in mine:
-                target, target_aliases = mine[name]
-                joined = sorted(set(json.loads(target_aliases)) | set(json.loads(aliases)))
-                self._sql("UPDATE entities SET aliases = ?, last_seen = max(last_seen, ?) WHERE id = ?",
-                          (json.dumps(joined), last_seen, target))
-                fold[eid] = target
-        return fold
-
-    def _move_edges(self, keep: int, remove: int, fold: dict[int, int]) -> int:
-        """remove's edges become keep's, re-pointed at folded entities (weights add up; self-loops dropped)."""
-        edges = self._sql("SELECT a, b, kind, weight FROM edges WHERE person_id = ?", (remove,)).fetchall()
-        self._sql("DELETE FROM edges WHERE person_id = ?", (remove,))
-        for a, b, kind, weight in edges:
-            a, b = fold.get(a, a), fold.get(b, b)
-            if a == b:
-                continue
-            a, b = min(a, b), max(a, b)
-            self._sql("INSERT INTO edges(person_id, a, b, kind, weight) VALUES (?, ?, ?, ?, ?) "
-                      "ON CONFLICT(a, b, kind) DO UPDATE SET weight = weight + excluded.weight",
-                      (keep, a, b, kind, weight))
-        return len(edges)
-
     def forget(self, person_id: int) -> dict:
         """Delete the person and everything that is theirs, in one transaction. Returns counts deleted."""
         self._require(person_id)
-        deleted: dict[str, int] = {}
         with self.store.transaction():
-            plain, vec = self._person_tables()
-            deleted["voiceprints"] = self._sql(
-                "DELETE FROM voiceprint_vec WHERE voiceprint_id IN (SELECT id FROM voiceprints WHERE person_id = ?)",
-                (person_id,)).rowcount
-            for table in vec:
-                deleted[table] = self._sql(f"DELETE FROM {table} WHERE person_id = ?", (person_id,)).rowcount
-            # children before parents, so tables without ON DELETE CASCADE are emptied too
-            order = ["edges", "persona", "turns", "item_versions", "items", "sessions", "entities", "voiceprints"]
-            for table in sorted(plain, key=lambda t: order.index(t) if t in order else -1):
-                if table == "items":
-                    self._sql("DELETE FROM item_versions WHERE item_id IN (SELECT id FROM items WHERE person_id = ?)",
-                              (person_id,))
-                n = self._sql(f"DELETE FROM {table} WHERE person_id = ?", (person_id,)).rowcount
-                if table != "voiceprints":
-                    deleted[table] = n
-            self._sql("DELETE FROM people WHERE id = ?", (person_id,))
+            deleted = delete_person_rows(self.store, person_id)
         self._drop_caches(person_id)
         self._pending.clear()
         return deleted
 
     def _drop_caches(self, *person_ids: int) -> None:
         self.invalidate()
-        matrices = getattr(self.store, "_matrices", None)
-        if isinstance(matrices, dict):
-            for pid in person_ids:
-                for kind in (ITEM, PERSONA):
-                    matrices.pop((pid, kind), None)
-
+        self.store.drop_person_caches(*person_ids)

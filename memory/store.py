@@ -512,6 +512,15 @@ class MemoryStore:
                 self._matrices[key] = _Matrix(ids, vectors, [metas.get(int(i), RowMeta()) for i in ids])
             return self._matrices[key]
 
+    def drop_person_caches(self, *person_ids: int) -> None:
+        """Forget the in-memory matrices of people whose rows moved or went (merge, forget): they
+        are read again from the tables on next use."""
+        with self._lock:
+            for pid in person_ids:
+                for kind in (ITEM, PERSONA):
+                    self._matrices.pop((pid, kind), None)
+            self.generation += 1
+
     def search(self, person_id: int, query: np.ndarray, k: int, kind: str = ITEM) -> list[tuple[int, float]]:
         """(id, cosine similarity) of this person's nearest rows, from the in-memory matrix."""
         return self.matrix(person_id, kind).search(np.asarray(query, dtype=np.float32), k)
