@@ -90,8 +90,8 @@ def table(crash: CrashReport | None, soaked: SoakReport | None) -> str:
             ("soak", f"p50 prompt tokens evaluated, each {s.window_minutes:.1f} min",
              " ".join(f"{v:.0f}" for v in s.tokens_by_window)),
             ("soak", "p50 share of the prompt found in the cache", f"{s.prompt_cached_share:.0%}"),
-            ("soak", "database / characters said", f"{s.db_bytes / 1024:.0f} KiB / {s.chars_said} chars "
-                                                   f"({s.bytes_per_char:.0f} B/char)"),
+            ("soak", "database / characters said" + (" (both sessions)" if s.lived_in_minutes else ""),
+             f"{s.db_bytes / 1024:.0f} KiB / {s.chars_said} chars ({s.bytes_per_char:.0f} B/char)"),
         ]
     w0, w1 = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
     lines = [f"{'part':<{w0}}  {'measure':<{w1}}  value", f"{'-' * w0}  {'-' * w1}  {'-' * 24}"]
