@@ -60,3 +60,7 @@ class Job:
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
     speaker: object = None  # assistant.household.Speaker, when voices are told apart
+
+    def __post_init__(self) -> None:
+        if self.released:  # not speculative: nothing to wait for
+            self.settled.set()

@@ -11,6 +11,8 @@ SYSTEM_PROMPT = (
     "aloud, so answer warmly in one or two short, plain sentences."
 )
 
+NOTES_INTRO = "What you remember about me:"  # the line before the memory notes in the person's message
+
 
 @dataclass
 class History:
@@ -73,7 +75,7 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     for user, assistant in history.turns:
         messages.append({"role": "user", "content": user})
         messages.append({"role": "assistant", "content": assistant})
-    content = f"What you remember about me:\n{memory_block}\n\n{user_text}" if memory_block else user_text
+    content = f"{NOTES_INTRO}\n{memory_block}\n\n{user_text}" if memory_block else user_text
     messages.append({"role": "user", "content": content})
     return messages
 

@@ -77,8 +77,6 @@ class Responder:
             gap = np.zeros(3200, dtype=np.float32)  # 0.2 s at 16 kHz between the two parts
             audio = np.concatenate([self._carry, gap, audio])
         job = Job(job_id, turn_id, audio, released=not speculative)
-        if not speculative:
-            job.settled.set()
         with self._lock:
             self._jobs[job_id] = job
             self._between_turns_done.clear()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
-from memory.dates import MONTHS
+from memory.ranking import DAY_HEADER
+
+from .prompt import NOTES_INTRO
 
 # An end mark followed by whitespace ends a sentence, unless the word before is an abbreviation.
 _END = re.compile(r"[.!?…]+[\"')\]]*\s")
@@ -27,7 +29,7 @@ _LEANING = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their",
             "of", "to", "very", "some", "any", "no", "not", "more", "most", "is", "are", "was", "were", "be"}
 # The layout of the memory notes, which a small model sometimes copies into its reply ("30 November
 # 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
-_NOTES_HEADER = re.compile(r"What you remember about me:|\b\d{1,2} (?:%s) \d{4} \([^)]*\):" % "|".join(MONTHS), re.I)
+_NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.I)
 _BULLET = re.compile(r"^\s*[-*•]\s+")
 
 

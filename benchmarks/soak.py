@@ -151,40 +151,44 @@ def _soak_options(paced: bool = False):
     return LoopOptions(wait_for_reply=True, partials=False, prefill=True, adaptive_endpoint=False)
 
 
+def _session(recording, out: Path, engines, config, options, say) -> tuple:
+    """One session of the loop on `recording`, memory on, in the store at config.data_dir, with a
+    progress line now and then: (what the replay left, memory items the store then holds)."""
+    from assistant import events as ev
+    from assistant.household import Household
+    from assistant.replay import replay_file
+    from memory import open_store
+
+    store = open_store(Path(config.data_dir), engines.embedder)
+    household = Household(store, config, engines)
+    bus = ev.EventBus()
+    bus.subscribe(_progress(time.monotonic(), recording.seconds, say))
+    try:
+        result = replay_file(recording.path, out, engines, config, realtime=False, memory=household, bus=bus,
+                             options=options)
+    finally:
+        household.end_session()
+        items = store.conn.execute("SELECT count(*) FROM items").fetchone()[0]
+        store.close()
+    return result, items
+
+
 def live_in(work: Path, minutes: float, seed: int, engines, config, say=print) -> int:
     """Replay `minutes` of other audio into the soak's store as an earlier session, so the measured
     one starts where a desk assistant that has been talked to for a while is, not from an empty
     store (whose first minutes have few notes to evaluate and so answer faster). Returns the
     memory items the store then holds."""
-    from assistant import events as ev
-    from assistant.household import Household
-    from assistant.replay import replay_file
-    from memory import open_store
-
     recording = build_recording(work / "lived-in.wav", minutes, seed=seed + 1000)
     say(f"soak: first an earlier session, {recording.seconds / 60:.1f} min of other audio, not measured")
-    store = open_store(Path(config.data_dir), engines.embedder)
-    household = Household(store, config, engines)
-    bus = ev.EventBus()
-    bus.subscribe(_progress(time.monotonic(), recording.seconds, lambda line: say(line.replace("soak:", "earlier:"))))
-    try:
-        replay_file(recording.path, work / "lived-in-out", engines, config, realtime=False, memory=household,
-                    bus=bus, options=_soak_options())
-    finally:
-        household.end_session()
-        items = store.conn.execute("SELECT count(*) FROM items").fetchone()[0]
-        store.close()
+    _, items = _session(recording, work / "lived-in-out", engines, config, _soak_options(),
+                        lambda line: say(line.replace("soak:", "earlier:")))
     return items
 
 
 def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=None, config=None,
          paced: bool = False, lived_in_minutes: float = 0.0) -> SoakReport:
-    from assistant import events as ev
     from assistant.config import Config
     from assistant.engines import load_engines
-    from assistant.household import Household
-    from assistant.replay import replay_file
-    from memory import open_store
 
     work.mkdir(parents=True, exist_ok=True)
     recording = build_recording(work / "soak.wav", minutes, seed=seed)
@@ -195,18 +199,9 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
         Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
     engines = engines or load_engines(config)
     lived_in_items = live_in(work, lived_in_minutes, seed, engines, config, say) if lived_in_minutes > 0 else 0
-    store = open_store(data_dir, engines.embedder)
-    household = Household(store, config, engines)
     sampler = RssSampler(every=5.0)
     started = time.monotonic()
-    bus = ev.EventBus()
-    bus.subscribe(_progress(started, recording.seconds, say))
-    try:
-        result = replay_file(recording.path, work / "soak-out", engines, config, realtime=False, memory=household,
-                             bus=bus, options=_soak_options(paced))
-    finally:
-        household.end_session()
-        store.close()
+    result, _ = _session(recording, work / "soak-out", engines, config, _soak_options(paced), say)
     wall = time.monotonic() - started
     samples = sampler.stop()
     warmup = min(600.0, wall / 3)  # the first ten minutes, or a third of a short run

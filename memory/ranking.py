@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from .affect import compatibility
-from .dates import format_date, relative
+from .dates import MONTHS, format_date, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -156,6 +156,10 @@ def _day(said_at: str) -> date:
 def _header(day: date, now: datetime | date) -> str:
     """'7 May 2026 (three weeks ago):' (the year stays: asked-for dates are answered with it)."""
     return f"{format_date(day)} ({relative(day, now)}):"
+
+
+# What _header writes, wherever it turns up (a small model sometimes copies one into its reply).
+DAY_HEADER = re.compile(r"\b\d{1,2} (?:%s) \d{4} \([^)]*\):" % "|".join(MONTHS), re.I)
 
 
 def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query: str | None,
