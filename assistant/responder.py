@@ -27,12 +27,10 @@ from .household import Household
 from .jobs import Background, Job, JobCancelled
 from .prompt import History, build_messages
 from .prompt_cache import PromptCache
+from .reply_checks import FALLBACK_REPLY
 from .sentences import sentences_from_tokens, spoken_form
 
 log = logging.getLogger(__name__)
-
-FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
-
 
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,

@@ -1,0 +1,81 @@
+"""The general reply checks, as pure functions with their own examples (no scenario's strings)."""
+
+from __future__ import annotations
+
+from assistant import reply_checks as rc
+
+SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
+THINGS = rc.their_things(SAID)
+
+
+def test_the_words_a_person_calls_theirs():
+    assert {"cat", "pepper", "brother", "tom"} <= THINGS
+    assert "vet" not in THINGS and "job" not in THINGS
+
+
+def test_talking_about_the_person_by_name_is_a_slip():
+    assert rc.third_person_slips("Sure! Omar remembers Pepper.", "Omar") == ["Omar remembers"]
+    assert rc.third_person_slips("Last time, Omar was worried.", "Omar") == ["Omar was"]
+    assert rc.third_person_slips("Omar's cat is called Pepper.", "Omar") == ["Omar's cat"]
+
+
+def test_addressing_the_person_by_name_is_not():
+    for reply in ("Hi Omar, your cat is Pepper.", "Your cat is called Pepper, Omar!", "Hello Omar how was the vet?",
+                  "Good to hear from you, Omar."):
+        assert rc.third_person_slips(reply, "Omar") == [], reply
+
+
+def test_an_unnamed_person_has_no_name_to_slip_on():
+    assert rc.third_person_slips("Me remembers that.", "me") == []
+
+
+def test_their_things_said_as_hearths_own():
+    assert rc.claims_their_things("My cat is called Pepper.", THINGS) == ["My cat is"]
+    assert rc.claims_their_things("Your cat is called Pepper.", THINGS) == []
+    assert rc.claims_their_things("It's my pleasure.", THINGS) == []
+
+
+def test_second_person_repairs_slips_and_keeps_the_rest():
+    assert rc.second_person("Omar's cat is Pepper.", "Omar", THINGS) == "Your cat is Pepper."
+    assert rc.second_person("Last time, Omar was worried about Tom.", "Omar", THINGS) == \
+        "Last time, you were worried about Tom."
+    assert rc.second_person("Omar remembers it well.", "Omar", THINGS) == "You remember it well."
+    assert rc.second_person("Omar has a cat.", "Omar", THINGS) == "You have a cat."
+    assert rc.second_person("My brother Tom starts on Monday.", "Omar", THINGS) == "Your brother Tom starts on Monday."
+    assert rc.second_person("Hi Omar, how are you?", "Omar", THINGS) == "Hi Omar, how are you?"
+    assert rc.second_person("My pleasure.", "Omar", THINGS) == "My pleasure."
+
+
+def test_parroting():
+    heard = "The train was cancelled again this morning and I was late for work."
+    assert rc.parrots("The train was cancelled again this morning, and I was late for work.", heard)
+    assert not rc.parrots("Oh no, that sounds stressful. Did your boss mind?", heard)
+    assert not rc.parrots("Yes.", "Yes.")  # too short to be a parrot: an answer
+
+
+def test_empty_and_fallback():
+    assert rc.is_empty("")
+    assert rc.is_empty("  ... ")
+    assert rc.is_empty(rc.FALLBACK_REPLY)
+    assert not rc.is_empty("Pepper.")
+
+
+def test_refusals():
+    assert rc.is_refusal("I'm sorry, but I can't assist with that.")
+    assert rc.is_refusal("As an AI, I don't have a cat.")
+    assert rc.is_refusal("I cannot provide personal information.")
+    assert not rc.is_refusal("I'm sorry to hear the train was late.")
+    assert not rc.is_refusal("I can't wait to hear how it goes!")
+
+
+def test_notes_layout():
+    assert rc.has_layout("3 March 2026 (two days ago): you took Pepper to the vet.")
+    assert rc.has_layout("Here you go:\n- Pepper went to the vet")
+    assert rc.has_layout("Earlier: you were worried. Now: all is well.")
+    assert not rc.has_layout("You took Pepper to the vet on 3 March.")
+
+
+def test_failed_checks_names_each_failure():
+    assert rc.failed_checks("Sure! Omar's cat is Pepper.", "what is my cat called", "Omar", THINGS) == ["perspective"]
+    assert rc.failed_checks("", "hello", "Omar", THINGS) == ["empty"]
+    assert rc.failed_checks("Your cat is called Pepper.", "what is my cat called", "Omar", THINGS) == []
