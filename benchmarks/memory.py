@@ -2,6 +2,14 @@
 
     .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--locomo FILE] [--json FILE] [--skip-scale]
                                           [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
+                                          [--answers N] [--answer-prompt real|short|both]
+
+LoCoMo answers (`--answers N`, default 150, 0 = off): a fixed, seeded sample of N questions, as even across
+the four categories as they allow, each answered by the bundled model at temperature 0 three ways, from
+Hearth's memory block, from the raw-turn top-5 baseline block and with no memory, with Hearth's real reply
+prompt (assistant/prompt.py's build_messages, asked by the speaker the question names), each answer scored
+with LoCoMo's own token F1 (benchmarks/locomo_f1.py). `--answer-prompt short` appends a short-answer
+instruction instead (a QA-style variant; `both` runs the two).
 
 LoCoMo categories are read as LoCoMo's own evaluation code reads them: 1 multi-hop, 2 temporal,
 3 open-domain, 4 single-hop (5, adversarial, is skipped).
@@ -11,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import statistics
 import sys
@@ -27,6 +36,8 @@ sys.path.insert(0, str(ROOT))
 from memory import MemoryStore, PersonMemory, open_store  # noqa: E402
 from memory.ranking import block_results, estimate_tokens, memory_block  # noqa: E402
 from memory.store import ITEM  # noqa: E402
+
+from locomo_f1 import locomo_f1  # noqa: E402  (a sibling: benchmarks/ is on the path when run as a script)
 
 SHARED = ROOT.parent / "shared" / "data"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -166,12 +177,108 @@ def wordpieces(embedder, text: str) -> int:
     return len(tok(text, add_special_tokens=False)["input_ids"]) if tok is not None else estimate_tokens(text)
 
 
-def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40) -> dict:
+def stratified_sample(keys_by_category: dict, n: int, seed: int = 0) -> list:
+    """A fixed sample of n keys, as even across the categories as they allow: the quota goes round the
+    categories (in sorted order) one key at a time, skipping a category once it has none left, then each
+    category's keys are drawn with random.Random(seed) from its sorted keys. Returns them sorted."""
+    pools = {c: sorted(keys_by_category[c]) for c in sorted(keys_by_category)}
+    quota = dict.fromkeys(pools, 0)
+    while n > sum(quota.values()) and any(quota[c] < len(pools[c]) for c in pools):
+        for c in pools:
+            if quota[c] < len(pools[c]) and sum(quota.values()) < n:
+                quota[c] += 1
+    rng = random.Random(seed)
+    return sorted(k for c in pools for k in rng.sample(pools[c], quota[c]))
+
+
+def locomo_answer_keys(path: Path, n: int, seed: int = 0) -> set:
+    """(sample_id, index in its qa list) of the n LoCoMo questions to answer with the model."""
+    by_cat: dict[int, list] = {c: [] for c in CATEGORIES}
+    for sample in json.loads(path.read_text()):
+        for i, qa in enumerate(sample["qa"]):
+            if qa.get("category") in CATEGORIES and "answer" in qa:
+                by_cat[qa["category"]].append((sample["sample_id"], i))
+    return set(stratified_sample(by_cat, n, seed))
+
+
+def asking_speaker(question: str, speakers: list[str]) -> str:
+    """Who asks a LoCoMo question: the speaker it names (the first named, if both are), else speaker_a."""
+    at = {s: m.start() for s in speakers if (m := re.search(rf"\b{re.escape(s)}\b", question))}
+    return min(at, key=at.get) if at else speakers[0]
+
+
+SHORT_ANSWER = "Answer with only the answer, in a few words."  # the QA-style variant, appended to the question
+ANSWER_WAYS = ("ours", "baseline", "none")
+
+
+def answer_messages(question: str, block: str, speaker: str, short: bool = False) -> list[dict]:
+    """Hearth's real reply prompt for a question asked by `speaker`, with `block` as the memory notes."""
+    from assistant.prompt import History, build_messages
+
+    messages = build_messages(question, History(), block, speaker)
+    if short:
+        messages[-1] = {**messages[-1], "content": f"{messages[-1]['content']}\n\n{SHORT_ANSWER}"}
+    return messages
+
+
+def answer_locomo(items: list[dict], llm, prompts: tuple[str, ...] = ("real",), max_tokens: int = 40) -> dict:
+    """Each item answered by the model at temperature 0 from Hearth's block, the baseline block and no
+    memory, scored with LoCoMo's token F1 (0-100), per category and overall, for each prompt."""
+    out: dict = {"n": {}, "max_tokens": max_tokens, "prompts": {}}
+    for prompt in prompts:
+        rows = []
+        t0 = time.perf_counter()
+        for it in items:
+            row = {"category": CATEGORIES[it["category"]], "q": it["question"], "gold": str(it["gold"]),
+                   "speaker": it["speaker"]}
+            for way in ANSWER_WAYS:
+                block = "" if way == "none" else it[way]
+                reply = llm.complete(answer_messages(it["question"], block, it["speaker"], prompt == "short"),
+                                     max_tokens=max_tokens, temperature=0.0).strip()
+                row[way] = reply
+                row[f"f1_{way}"] = 100 * locomo_f1(reply, it["gold"], it["category"])
+            rows.append(row)
+        seconds = time.perf_counter() - t0
+        f1 = {}
+        for cat in [*CATEGORIES.values(), "overall"]:
+            mine = [r for r in rows if cat in ("overall", r["category"])]
+            if mine:
+                f1[cat] = {way: statistics.mean(r[f"f1_{way}"] for r in mine) for way in ANSWER_WAYS}
+                out["n"][cat] = len(mine)
+        out["prompts"][prompt] = {"f1": f1, "seconds": seconds,
+                                  "ms_per_answer": 1000 * seconds / max(1, len(ANSWER_WAYS) * len(rows)),
+                                  "rows": rows}
+    first = out["prompts"][prompts[0]]
+    out["prompt"] = prompts[0]
+    out["f1"] = first["f1"]  # the figure reported: the first prompt's (the real reply prompt unless only short ran)
+    out["examples"] = [{k: r[k] for k in ("category", "q", "gold", *ANSWER_WAYS)}
+                       for r in first["rows"][:: max(1, len(first["rows"]) // 6)][:6]]
+    return out
+
+
+def print_answers(r: dict) -> None:
+    for prompt, p in r["prompts"].items():
+        how = "Hearth's reply prompt" if prompt == "real" else f"reply prompt + \"{SHORT_ANSWER}\""
+        print(f"\n(b2) LoCoMo answers by the model, {how}, temperature 0, max {r['max_tokens']} tokens "
+              f"({p['seconds']:.0f} s, {p['ms_per_answer']:.0f} ms an answer); LoCoMo token F1, 0-100")
+        print("  category      n   |   ours  baseline    none")
+        for cat, v in p["f1"].items():
+            print(f"  {cat:<11} {r['n'][cat]:4d}   | {v['ours']:6.1f}  {v['baseline']:8.1f}  {v['none']:6.1f}")
+    for e in r["examples"]:
+        print(f"    [{e['category']}] {e['q']}  gold: {e['gold']}")
+        for way in ANSWER_WAYS:
+            print(f"        {way:<8} {e[way]!r}")
+
+
+def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40,
+               answer_keys: set | None = None) -> dict:
     """Evidence recall of our block against the raw-turn baseline (top-5 turns by similarity).
 
     Both blocks are counted with the same `estimate_tokens`; ours gets, per question, a budget of exactly
-    the baseline block's token count (or `budget` when given), so it never uses more tokens."""
+    the baseline block's token count (or `budget` when given), so it never uses more tokens. The questions
+    in `answer_keys` ((sample_id, qa index)) come back in "answer_items" with both blocks, to be answered."""
     samples = json.loads(path.read_text())
+    answer_items = []
     ours = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": [], "single": []} for c in CATEGORIES}
     base = {c: {"evidence": [], "answer": [], "tokens": [], "wordpieces": []} for c in CATEGORIES}
     examples: list | None = []
@@ -208,7 +315,7 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
             now = last + timedelta(days=1)
             raw_vecs = embedder.embed([t for _, t in raw])
             mems = {s: PersonMemory(store, pid, llm=None, clock=lambda: now) for s, pid in people.items()}
-            for qa in sample["qa"]:
+            for qi, qa in enumerate(sample["qa"]):
                 cat = qa.get("category")
                 if cat not in CATEGORIES or "answer" not in qa:
                     continue
@@ -241,6 +348,9 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
                 base[cat]["evidence"].append(len(evidence & bprov) / len(evidence) if evidence else 1.0)
                 base[cat]["answer"].append(answer_recall(qa["answer"], bblock))
                 base[cat]["tokens"].append(estimate_tokens(bblock))
+                if answer_keys and (sample["sample_id"], qi) in answer_keys:
+                    answer_items.append({"category": cat, "question": q, "gold": qa["answer"],
+                                         "speaker": asking_speaker(q, speakers), "ours": block, "baseline": bblock})
             store.close()
 
     def summary(table):
@@ -252,7 +362,7 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
         out["overall"] = {m: statistics.mean(x) for m, x in allv.items()} | {"n": len(allv["evidence"])}
         return out
 
-    return {"ours": summary(ours), "baseline": summary(base), "examples": examples,
+    return {"ours": summary(ours), "baseline": summary(base), "examples": examples, "answer_items": answer_items,
             "ingest_ms_per_turn": {"mean": 1000 * statistics.mean(ingest_times),
                                    "p95": 1000 * float(np.percentile(ingest_times, 95))}}
 
@@ -382,6 +492,12 @@ def main(argv=None) -> int:
     ap.add_argument("--embed-cache", type=Path, help="keep text embeddings in this file between runs (LoCoMo only)")
     ap.add_argument("--skip-scenarios", action="store_true")
     ap.add_argument("--examples", type=Path, help="write some LoCoMo blocks (ours and baseline) to this file")
+    ap.add_argument("--answers", type=int, default=150,
+                    help="answer a fixed sample of N LoCoMo questions with the model three ways (0: off)")
+    ap.add_argument("--answer-prompt", choices=["real", "short", "both"], default="real",
+                    help="real: Hearth's reply prompt; short: it plus a short-answer instruction")
+    ap.add_argument("--answer-seed", type=int, default=0)
+    ap.add_argument("--answer-max-tokens", type=int, default=40)
     args = ap.parse_args(argv)
 
     from models.embedder import TextEmbedder
@@ -400,17 +516,26 @@ def main(argv=None) -> int:
     if not args.skip_locomo and args.locomo.exists():
         t0 = time.perf_counter()
         cached = CachedEmbedder(embedder, args.embed_cache)
-        report["locomo_no_llm"] = r = run_locomo(args.locomo, cached, None)
+        keys = locomo_answer_keys(args.locomo, args.answers, args.answer_seed) if args.answers > 0 else None
+        report["locomo_no_llm"] = r = run_locomo(args.locomo, cached, None, answer_keys=keys)
         cached.save()
         r["seconds"] = time.perf_counter() - t0
+        items = r.pop("answer_items")
         if args.examples:
             args.examples.write_text(json.dumps(r.pop("examples"), indent=1))
         else:
             r.pop("examples")
         print_locomo(f"deterministic rewriter ({r['seconds']:.0f} s)", r)
+        if items:
+            answerer = llm if llm is not None else load_llm()
+            prompts = ("real", "short") if args.answer_prompt == "both" else (args.answer_prompt,)
+            report["locomo_answers"] = r = answer_locomo(items, answerer, prompts, args.answer_max_tokens)
+            r["model"] = getattr(answerer, "name", type(answerer).__name__)
+            print_answers(r)
         if args.locomo_llm and llm is not None:
             t0 = time.perf_counter()
             report["locomo_llm"] = r = run_locomo(args.locomo, embedder, llm)
+            r.pop("answer_items")
             r["seconds"] = time.perf_counter() - t0
             print_locomo(f"model rewriter ({r['seconds']:.0f} s)", r)
     if not args.skip_scale:
