@@ -49,7 +49,9 @@ class Config:
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
     partial_interval_ms: int = 600  # how often the growing utterance is transcribed while it is spoken
-    echo_guard: str = "threshold"  # speakers: "threshold" (barge-in needs a clear voice) or "mute"; headphones: "off"
+    # "speakers": Hearth's echo is cancelled and recognised; "headphones": no echo to guard against;
+    # "half-duplex": the microphone is ignored while Hearth talks (older names: ECHO_GUARD_ALIASES)
+    echo_guard: str = "speakers"
     # [assistant]
     max_reply_tokens: int = 120
     history_turns: int = 6
@@ -126,6 +128,10 @@ def _coerce(key: str, value):
         raise HearthError(f"setting {key} must be a {kind}, got {value!r}") from None
 
 
+ECHO_GUARDS = ("speakers", "headphones", "half-duplex")
+ECHO_GUARD_ALIASES = {"threshold": "speakers", "off": "headphones", "mute": "half-duplex"}
+
+
 def validate(config: Config) -> None:
     """Reject values that cannot work, each with a one-line reason."""
     if not 100 <= config.end_silence_ms <= 5000:
@@ -136,8 +142,9 @@ def validate(config: Config) -> None:
         raise HearthError(f"vad_threshold must be between 0.05 and 0.95, got {config.vad_threshold}")
     if config.partial_interval_ms < 100:
         raise HearthError(f"partial_interval_ms must be at least 100, got {config.partial_interval_ms}")
-    if config.echo_guard not in ("threshold", "mute", "off"):
-        raise HearthError(f"echo_guard must be threshold, mute or off, got {config.echo_guard!r}")
+    config.echo_guard = ECHO_GUARD_ALIASES.get(config.echo_guard, config.echo_guard)
+    if config.echo_guard not in ECHO_GUARDS:
+        raise HearthError(f"echo_guard must be speakers, headphones or half-duplex, got {config.echo_guard!r}")
     if config.threads < 1:
         raise HearthError(f"threads must be at least 1, got {config.threads}")
     if config.max_reply_tokens < 8:

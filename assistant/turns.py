@@ -47,14 +47,15 @@ class TurnPlanner:
         self._next_job += 1
         return self._next_job
 
-    def on_signal(self, signal: Signal, frame_index: int, end_frame: int = -1) -> list[Action]:
-        """frame_index: the frame that produced the signal; end_frame: the utterance end for ENDPOINT."""
+    def on_signal(self, signal: Signal, frame_index: int, end_frame: int = -1,
+                  barge_in: bool = True) -> list[Action]:
+        """frame_index: the frame that produced the signal; end_frame: the utterance end for ENDPOINT.
+        barge_in=False: speech that may be Hearth's own echo starts a turn but stops nothing yet."""
         actions: list[Action] = []
         if signal is Signal.SPEECH_START:
             self.turn_id += 1
-            if self._active is not None:
-                actions.append(CancelJob(self._active, "barge-in"))
-                self._active = None
+            if barge_in:
+                actions.extend(self.confirm_barge_in())
         elif signal is Signal.SILENCE_START and self.speculate:
             if self._pending is not None:
                 actions.append(CancelJob(self._pending, "speech resumed"))
@@ -74,6 +75,13 @@ class TurnPlanner:
                 self._active = self._new_job()
                 actions.append(StartJob(self._active, self.turn_id, end_frame, speculative=False))
         return actions
+
+    def confirm_barge_in(self) -> list[Action]:
+        """A person is speaking over the reply: it stops."""
+        if self._active is None:
+            return []
+        active, self._active = self._active, None
+        return [CancelJob(active, "barge-in")]
 
     def job_finished(self, job_id: int) -> None:
         """The reply has been fully played (or dropped): speaking now is a new turn, not a barge-in."""

@@ -1,0 +1,106 @@
+"""Hearth's own voice is never a turn: the loop's side of the echo guard.
+
+With echo_guard = "speakers" every input frame is cleaned of the echo of what the sink played
+(audio/echo.py), and speech that starts while that echo may be in the microphone is judged
+(audio/echo_decision.py) before it stops the reply:
+- the cleaned signal holds a person (the canceller's echo estimate does not explain it): barge-in;
+- otherwise the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is
+  judged again, and the first that holds a person confirms the barge-in then; one that ends as
+  a suspect is dropped (TurnSkipped "echo"), without a transcript or a reply.
+Any turn begun while echo was possible is also checked by its words once transcribed: most of
+them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
+
+"headphones" does none of this; "half-duplex" ignores the microphone while Hearth talks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Iterator
+
+from audio.echo import EchoMonitor, EchoReference, FrameLevels
+from audio.echo_decision import ONSET_FRAMES, is_echo, person_speaking
+from audio.endpointer import Signal, Step
+from audio.sources import Frame
+
+from .clock import Clock
+from .config import ECHO_GUARD_ALIASES
+
+log = logging.getLogger(__name__)
+
+HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is ignored
+
+
+class EchoGuard:
+    def __init__(self, mode: str, sink, clock: Clock, canceller=None) -> None:
+        """canceller: an audio.aec.EchoCanceller (made here when None, for "speakers")."""
+        self.mode = ECHO_GUARD_ALIASES.get(mode, mode)
+        self.monitor: EchoMonitor | None = None
+        if self.mode == "speakers":
+            if canceller is None:
+                from audio.aec import EchoCanceller
+
+                canceller = EchoCanceller()
+            reference = EchoReference(now=clock.now)
+            self.monitor = EchoMonitor(reference, canceller)
+            if hasattr(sink, "echo_reference"):  # the sink places what it plays on the input timeline
+                sink.echo_reference = reference
+        self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
+        self.suspect = False  # the utterance in progress may be Hearth's own voice
+        self._echo_turns: deque[int] = deque(maxlen=100)  # recent turns begun while echo was possible
+        self.dropped = 0  # utterances dropped as echo on their levels
+
+    def frames(self, frames: Iterator[Frame]) -> Iterator[Frame]:
+        """The input, cleaned of the echo of what was played."""
+        if self.monitor is None:
+            yield from frames
+            return
+        for frame in frames:
+            cleaned = self.monitor.clean(frame)
+            self._recent.append(self.monitor.levels)
+            yield cleaned
+
+    def threshold(self, vad_threshold: float, talking: bool) -> float:
+        """The VAD threshold for the next frame."""
+        return HALF_DUPLEX_THRESHOLD if self.mode == "half-duplex" and talking else vad_threshold
+
+    @property
+    def echo_possible(self) -> bool:
+        return self.monitor is not None and self.monitor.echo_possible
+
+    def judge(self, step: Step, voiced: bool, turn_id: int) -> tuple[Step, str]:
+        """The listener's step as the loop should take it, and what the guard made of it:
+        "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
+        "person" (a suspect turn is a person after all: barge-in now), "echo" (a suspect turn
+        ended: drop it). turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
+        signal = step.signal
+        if self.suspect:
+            if signal in (Signal.ENDPOINT, Signal.DISCARD):
+                self.suspect = False
+                self.dropped += 1
+                return Step(Signal.NONE), "echo"
+            if voiced and person_speaking(self._recent, self.echo_possible):
+                self.suspect = False
+                return Step(Signal.NONE), "person"
+            return Step(Signal.NONE), ""
+        if signal is Signal.SPEECH_START and self.echo_possible:
+            self._echo_turns.append(turn_id + 1)
+            if not person_speaking(self._recent, True):
+                self.suspect = True
+                return step, "suspect"
+        return step, ""
+
+    def said(self, text: str) -> None:
+        """A sentence of Hearth's reply (its words are what an echo would be heard saying)."""
+        if self.monitor is not None:
+            self.monitor.reference.said(text)
+
+    def heard_echo(self, turn_id: int, text: str) -> bool:
+        """On the reply worker: is this transcript Hearth's own words, heard back?"""
+        if self.monitor is None or turn_id not in self._echo_turns:
+            return False
+        echo = is_echo(text, self.monitor.reference.recent_words())
+        if echo:
+            log.debug("turn %s dropped: its words are Hearth's own", turn_id)
+        return echo

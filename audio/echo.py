@@ -1,0 +1,157 @@
+"""Hearth's own voice in the microphone: what the sink played, placed on the input timeline, and
+the microphone cleaned of its echo frame by frame.
+
+EchoReference is fed by the sinks as each slice of a reply starts to play (audio/sinks.py) and by
+the loop as each input frame is read; it places the played samples at the input sample positions
+they were played at, so a frame of the microphone can be matched with what was playing meanwhile.
+It also keeps the words Hearth said, for the echo decision (audio/echo_decision.py).
+
+EchoMonitor runs the echo canceller (audio/aec.py) on each frame, with the played samples as its
+reverse stream, and reports the frame's levels: raw, cleaned, and what was playing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import FRAME_SAMPLES, SAMPLE_RATE
+from .convert import StreamResampler
+from .sources import Frame
+
+ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arrive (delay + reverberation)
+CONVERGED_SECONDS = 1.0  # played audio the canceller must have seen before its output is trusted
+_SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
+_SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
+
+
+class EchoReference:
+    """The played samples at 16 kHz, at the input sample positions they were played at."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic, seconds: float = 30.0) -> None:
+        self.now = now
+        self._size = int(seconds * SAMPLE_RATE)
+        self._ring = np.zeros(self._size, dtype=np.float32)
+        self._end = 0  # one past the last position written
+        self._cursor: int | None = None  # where the next contiguous slice goes
+        self._anchor: tuple[int, float] | None = None  # (input position, clock time it was read)
+        self._resampler: tuple[int, StreamResampler] | None = None
+        self._lock = threading.Lock()
+        self._said: deque[tuple[float, str]] = deque(maxlen=32)
+        self.last_played = float("-inf")  # clock time the last played sample ends
+
+    # -- from the loop ----------------------------------------------------------------------
+    def anchor(self, position: int) -> None:
+        """Input sample `position` (the end of the frame just read) was read now."""
+        with self._lock:
+            self._anchor = (position, self.now())
+
+    def position_at(self, t: float) -> int:
+        with self._lock:
+            if self._anchor is None:
+                return 0
+            position, read = self._anchor
+        return position + int(round((t - read) * SAMPLE_RATE))
+
+    def said(self, text: str) -> None:
+        """A sentence Hearth is about to say."""
+        with self._lock:
+            self._said.append((self.now(), text))
+
+    def recent_words(self, seconds: float = 30.0) -> list[str]:
+        """The sentences said in the last `seconds` before the last sample played."""
+        with self._lock:
+            since = max(self.last_played, self.now()) - seconds
+            return [text for t, text in self._said if t >= since]
+
+    # -- from the sinks ---------------------------------------------------------------------
+    def played(self, samples: np.ndarray, rate: int, latency: float = 0.0) -> None:
+        """A slice starts to play now (or `latency` seconds from now, for a device's buffer)."""
+        if self._resampler is None or self._resampler[0] != rate:
+            self._resampler = (rate, StreamResampler(rate, SAMPLE_RATE))
+        block = self._resampler[1].process(np.asarray(samples, dtype=np.float32))
+        start_time = self.now() + latency
+        position = self.position_at(start_time)
+        with self._lock:
+            if self._cursor is not None and abs(position - self._cursor) <= _SNAP:
+                position = self._cursor
+            self._write(position, block)
+            self._cursor = position + len(block)
+            self.last_played = max(self.last_played, start_time + len(block) / SAMPLE_RATE)
+
+    def _write(self, position: int, block: np.ndarray) -> None:
+        if position > self._end:  # what lies between the last slice and this one was silence
+            gap = min(position - self._end, self._size)
+            self._put(position - gap, np.zeros(gap, dtype=np.float32))
+        block = block[-self._size:]
+        self._put(position, block)
+        self._end = max(self._end, position + len(block))
+
+    def _put(self, position: int, block: np.ndarray) -> None:
+        start = position % self._size
+        first = min(len(block), self._size - start)
+        self._ring[start:start + first] = block[:first]
+        self._ring[: len(block) - first] = block[first:]
+
+    def span(self, start: int, n: int) -> np.ndarray:
+        """The played samples at input positions [start, start + n); zeros where nothing played."""
+        out = np.zeros(n, dtype=np.float32)
+        with self._lock:
+            lo, hi = max(start, self._end - self._size, 0), min(start + n, self._end)
+            for p in range(lo, hi, self._size):  # (one pass unless n exceeds the ring)
+                q = min(hi, p + self._size)
+                idx = np.arange(p, q) % self._size
+                out[p - start:q - start] = self._ring[idx]
+        return out
+
+
+@dataclass(frozen=True)
+class FrameLevels:
+    """Mean squares of one input frame (32 ms) and of what was playing meanwhile."""
+
+    mic: float  # the microphone as it came
+    cleaned: float  # after the echo canceller
+    playing: float  # the loudest played 32 ms within the echo tail before this frame
+    converged: bool  # the canceller has seen enough played audio to be trusted
+
+
+def mean_square(x: np.ndarray) -> float:
+    return float(np.mean(np.square(x, dtype=np.float64))) if len(x) else 0.0
+
+
+class EchoMonitor:
+    """Cleans each input frame of the echo of what was played, and reports its levels."""
+
+    def __init__(self, reference: EchoReference, canceller) -> None:
+        self.reference = reference
+        self._canceller = canceller  # audio.aec.EchoCanceller, or None (levels only)
+        self._tail = int(ECHO_TAIL_SECONDS * SAMPLE_RATE / FRAME_SAMPLES)
+        self._played: deque[float] = deque(maxlen=self._tail)
+        self._heard_playing = 0.0  # seconds of played audio the canceller has been given
+        self.levels = FrameLevels(0.0, 0.0, 0.0, False)
+
+    def clean(self, frame: Frame) -> Frame:
+        end = (frame.index + 1) * FRAME_SAMPLES
+        self.reference.anchor(end)
+        far = self.reference.span(end - FRAME_SAMPLES, FRAME_SAMPLES)
+        far_level = mean_square(far)
+        self._played.append(far_level)
+        if far_level > _SILENT:
+            self._heard_playing += FRAME_SAMPLES / SAMPLE_RATE
+        if self._canceller is None:
+            cleaned = frame.samples
+        else:
+            cleaned = self._canceller.process(frame.samples, far)
+        self.levels = FrameLevels(mean_square(frame.samples), mean_square(cleaned), max(self._played),
+                                  self._heard_playing >= CONVERGED_SECONDS)
+        return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
+
+    @property
+    def echo_possible(self) -> bool:
+        """Something was played recently enough for its echo to be in this frame."""
+        return self.levels.playing > _SILENT

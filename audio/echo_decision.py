@@ -1,0 +1,96 @@
+"""Is it Hearth's own voice, or a person? Pure decisions, no audio I/O, no state.
+
+Two kinds of evidence, each decided here:
+- levels, frame by frame: the microphone as it came, the same after the echo canceller, and what
+  was playing. What the canceller removed is its estimate of the echo; speech is a person's only
+  where the cleaned signal holds more than that estimate leaves unexplained.
+- words: the transcript of what was heard against what Hearth was saying. Whisper hears an echo
+  as Hearth's own words, cut and misheard at the edges ("Great new" for "Great news for Sam!").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from .echo import FrameLevels
+
+PERSON_RATIO_DB = -6.0  # the cleaned signal keeps at least a quarter of the microphone's energy
+QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
+ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
+ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
+
+
+def _db(ratio: float) -> float:
+    import math
+
+    return 10.0 * math.log10(max(ratio, 1e-12))
+
+
+def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
+    """Do the last frames of voiced input hold a person, rather than the echo of what played?
+
+    Nothing played within the echo tail: whatever speaks is a person. Before the canceller has
+    converged its estimate explains nothing, so nothing is confirmed on it yet. After, the
+    frames speak for a person when the cleaned signal keeps most of the microphone's energy
+    (an echo loses most of it to the canceller, a person's voice passes through)."""
+    if not echo_possible:
+        return True
+    recent = list(frames)[-ONSET_FRAMES:]
+    if not recent or not recent[-1].converged:
+        return False
+    mic = sum(f.mic for f in recent)
+    cleaned = sum(f.cleaned for f in recent)
+    if cleaned / len(recent) < QUIET:
+        return False
+    return _db(cleaned / mic) >= PERSON_RATIO_DB
+
+
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def words(text: str) -> list[str]:
+    return [w.replace("'", "") for w in _WORD.findall(text.lower())]
+
+
+def _same_word(heard: str, said: str) -> bool:
+    """Equal, or cut at the end of an echo ("new" for "news"), or one letter misheard."""
+    if heard == said:
+        return True
+    if len(heard) >= 3 and said.startswith(heard):
+        return True
+    if len(heard) >= 4 and len(heard) == len(said):
+        return sum(a != b for a, b in zip(heard, said)) <= 1
+    return False
+
+
+def _in_order(heard: list[str], own: list[str]) -> int:
+    """How many of the heard words follow the own words in order (their longest common
+    subsequence, words compared as _same_word does)."""
+    prev = [0] * (len(own) + 1)
+    for h in heard:
+        cur = [0]
+        for j, w in enumerate(own, 1):
+            cur.append(prev[j - 1] + 1 if _same_word(h, w) else max(prev[j], cur[j - 1]))
+        prev = cur
+    return prev[-1]
+
+
+def share_of_own_words(heard: str, said: Sequence[str]) -> float:
+    """The largest fraction of the words heard that follow, in order, a run of Hearth's words
+    (from its recent sentences) hardly longer than what was heard: an echo is Hearth's words in
+    Hearth's order, while a person's question that shares a few of them ("What is my daughter
+    called?" after "My daughter is Sam. Sam has a dog called Biscuit.") keeps its own."""
+    heard_words = words(heard)
+    own = [w for s in said for w in words(s)]
+    if not heard_words or not own:
+        return 0.0
+    span = len(heard_words) + 2  # a word or two misheard as more, or dropped
+    best = max(_in_order(heard_words, own[start:start + span]) for start in range(max(1, len(own) - span + 1)))
+    return best / len(heard_words)
+
+
+def is_echo(heard: str, said: Sequence[str]) -> bool:
+    """A transcript heard while Hearth was talking (or in its echo's tail) is Hearth's own voice
+    when most of its words are words Hearth was saying."""
+    return share_of_own_words(heard, said) >= ECHO_WORD_SHARE

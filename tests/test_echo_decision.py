@@ -1,0 +1,169 @@
+"""The echo decision as pure logic: what Hearth said, what was heard and the levels in; echo or a
+person out. Also the reference timeline the sinks feed, and the planner's side of a suspect turn."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.config import Config, load_config
+from assistant.echo_guard import EchoGuard
+from assistant.errors import HearthError
+from assistant.turns import CancelJob, StartJob, TurnPlanner
+from audio.echo import EchoReference, FrameLevels
+from audio.echo_decision import is_echo, person_speaking, share_of_own_words
+from audio.endpointer import Signal, Step
+
+SAID = ["Great news for Sam!", "She must be thrilled about the new puppy."]
+
+
+@pytest.mark.parametrize("heard", [
+    "Great new",  # the first words of the reply, cut where the echo was heard
+    "Great news for Sam.",
+    "she must be thrilled about the new",
+    "She must be thrilled of the new puppy.",  # one word misheard
+    "I must be thrilled about the new puppy",
+])
+def test_hearths_own_words_in_its_order_are_echo(heard):
+    assert is_echo(heard, SAID)
+
+
+@pytest.mark.parametrize("heard", [
+    "What is my daughter called?",  # shares "my daughter" with the reply, not its order
+    "Stop, that's wrong.",
+    "Sam is my daughter, not my dog",
+    "",
+    "[BLANK_AUDIO]",
+])
+def test_a_persons_words_are_not_echo(heard):
+    said = ["My daughter is Sam.", "Sam has a dog called Biscuit."]
+    assert not is_echo(heard, said)
+
+
+def test_nothing_said_means_nothing_is_echo():
+    assert not is_echo("Great news for Sam", [])
+
+
+def test_share_of_own_words_counts_words_in_order():
+    assert share_of_own_words("news for great", ["Great news for Sam"]) == pytest.approx(2 / 3)
+    assert share_of_own_words("Great news", ["great NEWS, for Sam"]) == 1.0
+    assert share_of_own_words("puppy new the", ["the new puppy"]) == pytest.approx(1 / 3)
+
+
+def levels(mic: float, cleaned: float, converged: bool = True, n: int = 4) -> list[FrameLevels]:
+    return [FrameLevels(mic=mic, cleaned=cleaned, playing=1e-2, converged=converged)] * n
+
+
+def test_speech_with_nothing_played_is_a_person():
+    assert person_speaking(levels(1e-3, 1e-6), echo_possible=False)
+
+
+def test_speech_the_canceller_removes_is_echo():
+    assert not person_speaking(levels(1e-3, 1e-5), echo_possible=True)  # 20 dB removed
+
+
+def test_speech_the_canceller_leaves_is_a_person():
+    assert person_speaking(levels(1e-3, 6e-4), echo_possible=True)  # 2 dB removed
+
+
+def test_nothing_is_confirmed_before_the_canceller_converged():
+    assert not person_speaking(levels(1e-3, 1e-3, converged=False), echo_possible=True)
+
+
+def test_a_quiet_residue_is_not_a_person():
+    assert not person_speaking(levels(1e-8, 1e-8), echo_possible=True)
+
+
+def test_the_ratio_is_judged_over_the_frames_together():
+    # one loud frame that the canceller left outweighs three quiet ones it removed
+    frames = [FrameLevels(1e-5, 1e-7, 1e-2, True)] * 3 + [FrameLevels(1e-3, 8e-4, 1e-2, True)]
+    assert person_speaking(frames, echo_possible=True)
+    frames = [FrameLevels(1e-3, 1e-5, 1e-2, True)] * 3 + [FrameLevels(1e-5, 1e-5, 1e-2, True)]
+    assert not person_speaking(frames, echo_possible=True)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def now(self) -> float:
+        return self.t
+
+
+def test_the_reference_places_played_samples_where_they_were_played_on_the_input_timeline():
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now, seconds=2.0)
+    ref.anchor(16_000)  # input sample 16000 was read at t = 100.0
+    clock.t = 100.5  # half a second later a slice starts to play: input position 24000
+    ref.played(np.ones(1600, dtype=np.float32), 16_000)
+    assert ref.position_at(100.5) == 24_000
+    assert not ref.span(23_000, 1000).any()
+    assert np.allclose(ref.span(24_000, 1600), 1.0)
+    assert not ref.span(25_600, 400).any()
+    # the next slice, told a little late, follows the first without a gap
+    clock.t = 100.6 + 0.004
+    ref.played(np.full(1600, 0.5, dtype=np.float32), 16_000)
+    assert np.allclose(ref.span(25_600, 1600), 0.5)
+    # a slice far later leaves silence between
+    clock.t = 101.5
+    ref.played(np.full(160, 0.25, dtype=np.float32), 16_000)
+    assert not ref.span(27_200, 40_000 - 27_200).any()
+    assert np.allclose(ref.span(40_000, 160), 0.25)
+    assert np.allclose(ref.span(24_000, 1600), 1.0)  # still within the two seconds kept
+    # what lies further back than the ring holds is gone, not wrapped around
+    clock.t = 104.0
+    ref.played(np.full(160, 0.75, dtype=np.float32), 16_000)
+    assert np.allclose(ref.span(80_000, 160), 0.75)
+    assert not ref.span(24_000, 1600).any()
+    assert not ref.span(40_000, 160).any()
+
+
+def test_the_reference_keeps_the_words_said_recently():
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now)
+    ref.said("Great news for Sam!")
+    clock.t += 60
+    ref.said("Anything else?")
+    assert ref.recent_words(seconds=30) == ["Anything else?"]
+
+
+def test_a_suspect_turn_starts_a_turn_but_stops_nothing_until_confirmed():
+    planner = TurnPlanner()
+    planner.on_signal(Signal.SPEECH_START, 1)
+    planner.on_signal(Signal.SILENCE_START, 10)
+    planner.on_signal(Signal.ENDPOINT, 20, 20)
+    active = planner.replying
+    assert active is not None
+    assert planner.on_signal(Signal.SPEECH_START, 30, barge_in=False) == []
+    assert planner.turn_id == 2 and planner.replying == active
+    assert planner.confirm_barge_in() == [CancelJob(active, "barge-in")]
+    assert planner.replying is None
+    assert planner.confirm_barge_in() == []
+    assert isinstance(planner.on_signal(Signal.SILENCE_START, 40)[0], StartJob)
+
+
+def test_echo_guard_names_and_their_older_aliases(tmp_path):
+    assert Config().echo_guard == "speakers"
+    for old, new in (("threshold", "speakers"), ("off", "headphones"), ("mute", "half-duplex")):
+        path = tmp_path / f"{old}.toml"
+        path.write_text(f"[audio]\necho_guard = '{old}'\n")
+        assert load_config(path).echo_guard == new
+    path = tmp_path / "bad.toml"
+    path.write_text("[audio]\necho_guard = 'loud'\n")
+    with pytest.raises(HearthError, match="echo_guard must be speakers, headphones or half-duplex"):
+        load_config(path)
+
+
+def test_half_duplex_ignores_the_microphone_only_while_hearth_talks():
+    guard = EchoGuard("mute", sink=None, clock=FakeClock())
+    assert guard.mode == "half-duplex"
+    assert guard.threshold(0.5, talking=True) > 1.0
+    assert guard.threshold(0.5, talking=False) == 0.5
+    assert EchoGuard("headphones", sink=None, clock=FakeClock()).threshold(0.5, talking=True) == 0.5
+
+
+def test_headphones_pass_every_step_as_it_came():
+    guard = EchoGuard("headphones", sink=None, clock=FakeClock())
+    step = Step(Signal.SPEECH_START, first_frame=3)
+    assert guard.judge(step, voiced=True, turn_id=1) == (step, "")
+    assert not guard.heard_echo(2, "Great news for Sam")
