@@ -60,15 +60,22 @@ def _common(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
+def _live_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--events", type=Path, metavar="FILE", default=None,
+                        help="live mode: write every event as one JSON line to FILE (as replay's events.jsonl)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hearth", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(parser)
+    _live_flags(parser)
     parser.add_argument("--replay", dest="replay_files", nargs="+", type=Path, metavar="FILE",
                         help="open the window on recordings instead of the microphone")
     sub = parser.add_subparsers(dest="mode", metavar="MODE")
     live = sub.add_parser("live", help="microphone in, speakers out (the default)")
     _common(live)
+    _live_flags(live)
     replay = sub.add_parser("replay", help="replay recordings through the loop")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
     replay.add_argument("--out", type=Path, help="folder for replies, transcripts and events (default: the cache folder)")
@@ -256,14 +263,27 @@ def run_live(args, config) -> int:
         from tui.app import run_tui
 
         return run_tui(config, "live", [], make_memory=_tui_memory(config))
+    if not args.debug:
+        _quiet_alsa()
+    # The microphone's state is Hearth's status, not something Hearth said: marked as such, on stderr.
     mic = MicSource(config.input_device or None,
-                    on_status=lambda state, message: print(f"hearth: {message}", file=sys.stderr, flush=True))
+                    on_status=lambda state, message: print(f"status: {message}", file=sys.stderr, flush=True))
     speaker = SpeakerSink(config.output_device or None)
+    event_log = None
+    if args.events is not None:  # checked before the models load: a bad path is a quick error
+        from .replay import EventLog
+
+        try:
+            event_log = EventLog(args.events)
+        except OSError as exc:
+            raise HearthError(f"cannot write the events file {str(args.events)!r}: {exc.strerror}") from None
     engines = _load(config)
     store = open_memory_store(config, engines)
     memory = _household(config, engines, store)
     bus = ev.EventBus()
     bus.subscribe(_print_live)
+    if event_log is not None:
+        bus.subscribe(event_log)
     print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)
     loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, memory=memory, keep_records=LIVE_RECORDS)
     try:
@@ -275,7 +295,33 @@ def run_live(args, config) -> int:
             memory.end_session()
         if store:
             store.close()
+        if event_log is not None:
+            event_log.close()
     return 0
+
+
+_ALSA_HANDLER = None  # kept alive for as long as the ALSA library may call it
+
+
+def _quiet_alsa() -> None:
+    """Keep the ALSA library's own complaints ("ALSA lib pcm.c: underrun occurred") out of the terminal.
+
+    PortAudio reaches the sound server through ALSA, which prints straight to stderr; --debug keeps them."""
+    global _ALSA_HANDLER
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("asound")
+    if name is None or _ALSA_HANDLER is not None:
+        return
+    try:
+        asound = ctypes.CDLL(name)
+        handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                        ctypes.c_char_p)
+        _ALSA_HANDLER = handler_type(lambda *args: None)
+        asound.snd_lib_error_set_handler(_ALSA_HANDLER)
+    except (OSError, AttributeError):
+        pass
 
 
 def _print_live(event: ev.Event) -> None:
@@ -283,6 +329,8 @@ def _print_live(event: ev.Event) -> None:
         print(f"you: {event.text}", flush=True)
     elif isinstance(event, ev.ReplyDone):
         print(f"hearth: {event.text}  [{time.strftime('%H:%M:%S')}]", flush=True)
+    elif isinstance(event, ev.TurnSkipped) and event.reason == "echo":  # its "you:" line was Hearth's voice
+        print("  (that was Hearth's own voice: not answered)", flush=True)
 
 
 if __name__ == "__main__":
