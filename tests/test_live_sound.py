@@ -1,0 +1,346 @@
+"""The live path through a real sound stack: `hearth --no-tui` on PortAudio over PulseAudio, in a room.
+
+A PulseAudio server with virtual devices (tests/soundstack.py): Hearth plays into a null sink, and
+a loopback carries what it plays back into the microphone, quieter and later, as a desk's speakers
+do; the person's real recorded voice is written into the same microphone in real time. Hearth runs
+as a user runs it, a separate process with its own (temporary) data folder and config file, and
+writes its events with --events. The person asks three questions, then speaks over the third
+answer. Checked: every question is heard and answered exactly once, no turn is made from Hearth's
+own voice, playback stops only for the person, and the barge-in stops the sound at the speaker.
+
+Skipped only where the system lacks PulseAudio or PortAudio (.ci/run installs both).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from soundstack import PERSON_RATE, PersonVoice, SoundStack, missing
+from wer import wer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Real recorded speech, each one utterance without a long pause: asked in turn, each answered before
+# the next; the last is said over Hearth's answer to the third.
+QUESTIONS = ("asr/librivox-ss01-0880.wav", "asr/LJ001-0002.wav", "asr/1272-128104-0000.wav")
+BARGE_IN = "asr/librivox-ss01-0930.wav"
+ECHO_VOLUME = "50%"  # the speaker's path into the microphone: pactl's volume is cubic, 50% is -18 dB
+ECHO_GAIN_DB = 60 * np.log10(0.5)
+ECHO_LATENCY_MS = 40
+MAX_WER = 0.5  # Whisper tiny.en through the room; a transcript of Hearth's own words would not match
+SETTLE_S = 2.5  # no event for this long after a reply: the turn is over
+TURN_TIMEOUT_S = 40.0
+BARGE_STOP_S = 1.0  # from the person's first sample into the pipe to the playback_stopped event
+SILENT_DBFS = -50.0
+
+
+@dataclass
+class Utterance:
+    name: str
+    reference: str
+    audio: np.ndarray
+    timing: dict  # 'start' and 'end' on time.monotonic(), filled as it is written into the pipe
+
+    def covers(self, t: float) -> bool:
+        """A speech start at t is this utterance's: within it, allowing for the microphone's latency."""
+        return self.timing["start"] - 0.3 <= t <= self.timing["end"] + 0.6
+
+
+class SpeakerLevel:
+    """What reaches the speaker, read live from its monitor: dBFS per 20 ms, on time.monotonic().
+
+    A block's time is its place in the recording from the recording's start, which is estimated as
+    the earliest any block's arrival allows (a busy machine delivers blocks late, never early)."""
+
+    BLOCK = int(PERSON_RATE * 0.02)
+
+    def __init__(self, stack: SoundStack) -> None:
+        self._db: list[float] = []
+        self._start = float("inf")
+        self._proc = subprocess.Popen(
+            ["parecord", "--device=speaker.monitor", "--raw", "--format=float32le", f"--rate={PERSON_RATE}",
+             "--channels=1", "--latency-msec=20"],
+            env=stack.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            data = self._proc.stdout.read(self.BLOCK * 4)
+            if len(data) < self.BLOCK * 4:
+                return
+            x = np.frombuffer(data, dtype="<f4").astype(np.float64)
+            self._db.append(float(10 * np.log10(np.mean(x ** 2) + 1e-20)))
+            self._start = min(self._start, time.monotonic() - len(self._db) * self.BLOCK / PERSON_RATE)
+
+    def levels(self) -> list[tuple[float, float]]:
+        """(the block's end, its dBFS) for every block so far."""
+        step = self.BLOCK / PERSON_RATE
+        return [(self._start + (i + 1) * step, db) for i, db in enumerate(list(self._db))]
+
+    def speaking_level(self) -> float:
+        """Mean power (dBFS) of what the speaker played while it played something."""
+        loud = [db for _, db in self.levels() if db > SILENT_DBFS]
+        return float(10 * np.log10(np.mean(np.power(10, np.array(loud) / 10)))) if loud else float("-inf")
+
+    def loudest(self, start: float, end: float) -> float:
+        inside = [db for t, db in self.levels() if start <= t <= end]
+        return max(inside) if inside else float("-inf")
+
+    def sounding_for(self, seconds: float) -> bool:
+        """The speaker has been playing speech for the last `seconds` (sound in most of its blocks)."""
+        n = int(seconds * PERSON_RATE / self.BLOCK)
+        recent = self._db[-n:]
+        return len(recent) == n and sum(db > SILENT_DBFS for db in recent) >= 0.75 * n
+
+    def close(self) -> None:
+        self._proc.terminate()
+        self._proc.wait(5)
+
+
+class HearthProcess:
+    """`hearth --no-tui` as a person starts it, on the stack's devices, with its own data and config."""
+
+    def __init__(self, stack: SoundStack, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.events_path = folder / "events.jsonl"
+        config = folder / "config.toml"
+        # Greedy replies keep the run repeatable; everything else is as a new user has it.
+        config.write_text("[assistant]\ntemperature = 0.0\nmax_reply_tokens = 60\n")
+        env = dict(stack.env, HEARTH_CONFIG=str(config), HEARTH_DATA_DIR=str(folder / "data"), PYTHONUNBUFFERED="1")
+        self.stdout: list[tuple[float, str]] = []
+        self.stderr: list[tuple[float, str]] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "assistant.cli", "--no-tui", "--input-device", "pulse", "--output-device", "pulse",
+             "--events", str(self.events_path)],
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for stream, lines in ((self.proc.stdout, self.stdout), (self.proc.stderr, self.stderr)):
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
+
+    @staticmethod
+    def _read(stream, lines: list) -> None:
+        for line in stream:
+            lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def events(self) -> list[dict]:
+        if not self.events_path.exists():
+            return []
+        lines = self.events_path.read_text(encoding="utf-8").splitlines(keepends=True)
+        return [json.loads(line) for line in lines if line.endswith("\n")]
+
+    def printed(self) -> str:
+        return "\n".join(line for _, line in self.stdout)
+
+    def wait_listening(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(line.startswith("listening on") for _, line in self.stderr):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"hearth did not start listening (exit {self.proc.poll()}):\n"
+                                     + "\n".join(line for _, line in self.stderr))
+            time.sleep(0.1)
+
+    def settle(self, since: float, timeout: float = TURN_TIMEOUT_S) -> bool:
+        """Wait until a turn begun after `since` has been answered and nothing has happened for SETTLE_S."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            events = self.events()
+            begun = {e["turn_id"] for e in events if e["event"] == "speech_start" and e["t"] >= since - 0.2}
+            replied = any(e["event"] == "reply_done" and e["turn_id"] in begun for e in events)
+            last = max((e["t"] for e in events), default=since)
+            if replied and time.monotonic() - last > SETTLE_S:
+                return True
+            if self.proc.poll() is not None:
+                return False
+            time.sleep(0.1)
+        return False
+
+    def wait_event(self, kind: str, since: float, timeout: float) -> dict | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [e for e in self.events() if e["event"] == kind and e["t"] > since]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        return None
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)  # Ctrl-C, as a person stops it
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        return self.proc.returncode
+
+
+@pytest.fixture
+def sound_stack(tmp_path):
+    why = missing()
+    if why is not None:
+        pytest.skip(f"no sound server for the live test: {why}")
+    stack = SoundStack(tmp_path / "sound", echo_volume=ECHO_VOLUME, echo_latency_ms=ECHO_LATENCY_MS)
+    stack.start()
+    yield stack
+    stack.stop()
+
+
+def _burst_levels(stack: SoundStack, tmp_path: Path) -> tuple[float, float]:
+    """(what the room's microphone gets of a noise burst the person makes, of one the speaker plays), in dB
+    relative to the burst itself."""
+    rng = np.random.default_rng(21)
+    noise = rng.standard_normal(PERSON_RATE + 15)
+    burst = (0.1 * np.convolve(noise, np.ones(16) / 4, "valid")).astype(np.float32)  # 1 s at -20 dBFS, below 1 kHz
+    played = tmp_path / "burst.raw"
+    (burst.astype("<f4")).tofile(played)
+    mic = tmp_path / "mic.raw"
+    voice = PersonVoice(stack.fifo)
+    recorder = stack.record("room.monitor", mic)
+    try:
+        deadline = time.monotonic() + 15
+        while (not mic.exists() or mic.stat().st_size == 0) and time.monotonic() < deadline:
+            time.sleep(0.05)  # parecord has begun recording (on a busy machine, seconds after it starts)
+        time.sleep(0.5)
+        timing = voice.say(burst)
+        while "end" not in timing:
+            time.sleep(0.02)
+        time.sleep(1.0)
+        subprocess.run(["pacat", "--playback", "--device=speaker", "--raw", "--format=float32le",
+                        f"--rate={PERSON_RATE}", "--channels=1", str(played)], env=stack.env, check=True, timeout=10)
+        time.sleep(0.5)
+    finally:
+        recorder.terminate()
+        recorder.wait(5)
+        voice.close()
+    x = np.fromfile(mic, dtype="<f4").astype(np.float64)
+    block = int(PERSON_RATE * 0.05)
+    db = np.array([10 * np.log10(np.mean(x[i:i + block] ** 2) + 1e-20) for i in range(0, len(x) - block, block)])
+    loud = np.flatnonzero(db > -60)
+    runs = np.split(loud, np.flatnonzero(np.diff(loud) > 4) + 1)  # the two bursts, apart by a second
+    assert len(runs) == 2, f"expected two bursts at the microphone, found {len(runs)}: {np.round(db).tolist()}"
+    reference = 10 * np.log10(np.mean(burst.astype(np.float64) ** 2))
+    return tuple(float(np.median(db[r]) - reference) for r in runs)
+
+
+def test_the_room_carries_the_person_and_the_speaker_into_the_microphone(sound_stack, tmp_path):
+    person_db, echo_db = _burst_levels(sound_stack, tmp_path)
+    print(f"person {person_db:+.2f} dB, echo {echo_db:+.2f} dB")
+    assert abs(person_db) <= 1.0, f"the person reaches the microphone at {person_db:+.1f} dB, not unchanged"
+    assert abs(echo_db - ECHO_GAIN_DB) <= 1.5, f"the speaker reaches the microphone at {echo_db:+.1f} dB, " \
+                                              f"not {ECHO_GAIN_DB:+.1f}"
+
+
+def _utterance(speech_dir: Path, name: str) -> Utterance:
+    from audio.sources import read_audio_file
+
+    reference = next(i["transcript"] for i in json.loads((speech_dir / "manifest.json").read_text())["items"]
+                     if i["path"] == name)
+    return Utterance(name, reference, read_audio_file(speech_dir / name), {})
+
+
+def _speech_level(clips: list[np.ndarray]) -> float:
+    """Mean power (dBFS) of the 20 ms pieces of the recordings that hold voice."""
+    block = int(PERSON_RATE * 0.02)
+    powers = [float(np.mean(c[i:i + block].astype(np.float64) ** 2)) for c in clips for i in range(0, len(c) - block, block)]
+    voiced = [p for p in powers if p > 10 ** (SILENT_DBFS / 10)]
+    return float(10 * np.log10(np.mean(voiced)))
+
+
+def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path):
+    questions = [_utterance(speech_dir, name) for name in QUESTIONS]
+    barge = _utterance(speech_dir, BARGE_IN)
+    started = time.monotonic()
+    voice = PersonVoice(sound_stack.fifo)
+    speaker = SpeakerLevel(sound_stack)
+    hearth = HearthProcess(sound_stack, tmp_path / "hearth")
+    problem = None
+    try:
+        hearth.wait_listening(timeout=180)
+        time.sleep(1.0)
+        for n, question in enumerate(questions):
+            question.timing = voice.say(question.audio)
+            while "end" not in question.timing:
+                time.sleep(0.02)
+            if n < len(questions) - 1:
+                if not hearth.settle(since=question.timing["start"]):
+                    problem = f"the conversation did not settle after question {n + 1}"
+                    break
+                continue
+            # the last question's answer is talked over once it is audible
+            first_audio = hearth.wait_event("first_audio", question.timing["end"], timeout=TURN_TIMEOUT_S)
+            if first_audio is None:
+                problem = f"no reply began after question {n + 1}"
+                break
+            deadline = time.monotonic() + 5
+            while not speaker.sounding_for(0.4) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            barge.timing = voice.say(barge.audio)
+            while "end" not in barge.timing:
+                time.sleep(0.02)
+            if not hearth.settle(since=barge.timing["start"]):
+                problem = "the conversation did not settle after the barge-in"
+    finally:
+        code = hearth.stop()
+        speaker.close()
+        voice.close()
+    took = time.monotonic() - started
+    events = hearth.events()
+    echo_db = speaker.speaking_level() + ECHO_GAIN_DB
+    person_db = _speech_level([u.audio for u in questions + [barge]])
+    report = (f"hearth printed ({took:.0f} s, exit {code}; Hearth's echo at the microphone {echo_db:.0f} dBFS, "
+              f"the person {person_db:.0f} dBFS: {echo_db - person_db:+.0f} dB):\n{hearth.printed()}\n"
+              "stderr:\n" + "\n".join(line for _, line in hearth.stderr[-15:]))
+    print(report)
+    assert problem is None, f"{problem}\n{report}"
+    assert code == 130, report  # stopped by Ctrl-C, as a person stops it
+
+    said = questions + [barge]
+    by_turn: dict[int, list[dict]] = {}
+    for e in events:
+        by_turn.setdefault(e["turn_id"], []).append(e)
+    starts = {t: next((e["t"] for e in evs if e["event"] == "speech_start"), None) for t, evs in by_turn.items()}
+    heard = {t: next(e["text"] for e in evs if e["event"] == "asr_done")
+             for t, evs in by_turn.items() if any(e["event"] == "asr_done" for e in evs)}
+
+    # No turn from Hearth's own voice: every turn that was answered or stopped the playback began
+    # while the person was speaking. (One Hearth recognised as its own and dropped is no turn.)
+    stops = [e for e in events if e["event"] == "playback_stopped"]
+    acted = {t for t, evs in by_turn.items() if any(e["event"] in ("first_audio", "reply_done") for e in evs)}
+    acted |= {e["turn_id"] for e in stops}
+    echo_turns = {t: heard.get(t, "(not transcribed)") for t in sorted(acted)
+                  if starts.get(t) is None or not any(u.covers(starts[t]) for u in said)}
+    assert not echo_turns, f"turns made from Hearth's own voice: {echo_turns}\n{report}"
+
+    # Each utterance heard as said and answered exactly once.
+    replies = {t: [e for e in evs if e["event"] == "reply_done"] for t, evs in by_turn.items()}
+    for u in said:
+        turns = [t for t in sorted(acted) if u.covers(starts[t])]
+        assert len(turns) == 1, f"{u.name} was answered in {len(turns)} turns: {[heard.get(t) for t in turns]}\n{report}"
+        (turn,) = turns
+        assert wer(u.reference, heard[turn]) <= MAX_WER, f"{u.name} heard as {heard[turn]!r}\n{report}"
+        assert len(replies[turn]) == 1 and replies[turn][0]["text"].strip(), \
+            f"{u.name} answered {len(replies[turn])} times: {replies[turn]}\n{report}"
+        assert replies[turn][0]["interrupted"] == (u is questions[-1]), \
+            f"{u.name}: interrupted={replies[turn][0]['interrupted']}\n{report}"
+
+    # Playback stopped once, for the person, soon after they began; and the speaker fell silent then.
+    assert len(stops) == 1, f"playback stopped {len(stops)} times (the person barged in once): {stops}\n{report}"
+    stop_after = stops[0]["t"] - barge.timing["start"]
+    assert 0 < stop_after <= BARGE_STOP_S, f"playback stopped {stop_after:.2f} s after the barge-in began\n{report}"
+    assert speaker.loudest(barge.timing["start"] - 0.4, barge.timing["start"]) > SILENT_DBFS, \
+        f"Hearth was not audible when the person began to talk over it\n{report}"
+    (barge_turn,) = [t for t in acted if barge.covers(starts[t])]
+    next_audio = next(e["t"] for e in by_turn[barge_turn] if e["event"] == "first_audio")
+    quiet = speaker.loudest(stops[0]["t"] + 0.3, next_audio - 0.05)
+    assert quiet <= SILENT_DBFS, f"the speaker still played {quiet:.0f} dBFS after the barge-in\n{report}"
