@@ -16,6 +16,7 @@ them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from typing import Iterator
 
@@ -29,6 +30,7 @@ from .config import ECHO_GUARD_ALIASES
 
 log = logging.getLogger(__name__)
 
+ECHO_TURNS = 100  # how far back a turn's transcript may still be judged
 HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is ignored
 
 
@@ -48,7 +50,8 @@ class EchoGuard:
                 sink.echo_reference = reference
         self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
         self.suspect = False  # the utterance in progress may be Hearth's own voice
-        self._echo_turns: deque[int] = deque(maxlen=100)  # recent turns begun while echo was possible
+        self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
+        self._lock = threading.Lock()  # the set is read on the reply worker
         self.dropped = 0  # utterances dropped as echo on their levels
 
     def frames(self, frames: Iterator[Frame]) -> Iterator[Frame]:
@@ -85,7 +88,8 @@ class EchoGuard:
                 return Step(Signal.NONE), "person"
             return Step(Signal.NONE), ""
         if signal is Signal.SPEECH_START and self.echo_possible:
-            self._echo_turns.append(turn_id + 1)
+            with self._lock:
+                self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
             if not person_speaking(self._recent, True):
                 self.suspect = True
                 return step, "suspect"
@@ -98,7 +102,9 @@ class EchoGuard:
 
     def heard_echo(self, turn_id: int, text: str) -> bool:
         """On the reply worker: is this transcript Hearth's own words, heard back?"""
-        if self.monitor is None or turn_id not in self._echo_turns:
+        with self._lock:
+            possible = turn_id in self._echo_turns
+        if self.monitor is None or not possible:
             return False
         echo = is_echo(text, self.monitor.reference.recent_words())
         if echo:

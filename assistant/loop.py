@@ -27,6 +27,7 @@ from . import events as ev
 from .clock import Clock, SpeechPacer
 from .config import Config
 from .endpointing import end_silence_for
+from .echo_guard import EchoGuard
 from .engines import Engines
 from .partials import PartialTranscriber
 from .prompt import History
@@ -61,7 +62,6 @@ class LoopOptions:
     adaptive_endpoint: bool = True  # shorter silence after a question, longer after "and..."
     wait_for_reply: bool = False  # fast replays: the recording waits for each reply, as a person would
     pace_speech: bool = False  # fast replays: speech is read in real time, pauses are skipped
-    echo_threshold: float = 0.85  # the VAD threshold while Hearth speaks, with echo_guard = "threshold"
 
     @classmethod
     def sequential(cls, **kw) -> "LoopOptions":
@@ -114,9 +114,10 @@ class TurnLoop:
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
+        self.echo = EchoGuard(config.echo_guard, sink, clock)
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
-                                   on_transcript=self._on_silence_transcript)
+                                   on_transcript=self._on_silence_transcript, is_echo=self.echo.heard_echo)
 
     # -- events ---------------------------------------------------------------------------
     def _emit(self, event: ev.Event) -> None:
@@ -130,6 +131,8 @@ class TurnLoop:
                     record.reply, record.interrupted = event.text, event.interrupted
                 elif isinstance(event, ev.TurnSkipped):
                     record.skipped = event.reason
+        if isinstance(event, ev.SentenceReady):
+            self.echo.said(event.text)
         self.bus.emit(event)
 
     def _new_record(self, turn_id: int) -> None:
@@ -182,13 +185,14 @@ class TurnLoop:
         self._listener = listener
         pacer = SpeechPacer() if opts.pace_speech else None
         try:
-            for heard in listener.hear(self._timed(frames)):
+            for heard in listener.hear(self.echo.frames(self._timed(frames))):
                 self._collect_finished(planner)
                 listener.threshold = self._threshold(planner)
-                step = heard.step
+                step, echo = self.echo.judge(heard.step, heard.speech_probability >= listener.threshold,
+                                             planner.turn_id)
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
-                self.engines.llm_gate.listening(listener.endpointer.in_speech)
+                self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect)
                 if step.signal is Signal.SPEECH_START:
                     self._new_record(planner.turn_id + 1)
                     listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
@@ -198,12 +202,18 @@ class TurnLoop:
                     partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
                     partials.reset(planner.turn_id)
-                actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame)
+                actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame,
+                                            barge_in=echo != "suspect")
+                if echo == "person":  # what began as a possible echo is a person talking over the reply
+                    actions = planner.confirm_barge_in()
+                elif echo == "echo":
+                    self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
                 self._announce(step, heard, planner.turn_id, listener)
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
                               else listener.current_audio())
-                if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window:
+                if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
+                        and not self.echo.suspect:
                     partials.offer(planner.turn_id, listener.current_audio)
                 if pacer:
                     pacer.frame_read(heard.frame.media_end, listener.endpointer.in_speech)
@@ -213,13 +223,8 @@ class TurnLoop:
         return self.records
 
     def _threshold(self, planner: TurnPlanner) -> float:
-        """While Hearth is talking, its own voice must not start a turn (speakers, no headphones)."""
-        guard = self.config.echo_guard
-        if planner.replying is None or not self.sink.playing or guard == "off":
-            return self.config.vad_threshold
-        if guard == "mute":
-            return 1.01  # above any probability: half-duplex, the mic is ignored while Hearth talks
-        return max(self.options.echo_threshold, self.config.vad_threshold)
+        """While Hearth is talking, half-duplex ignores the microphone (see assistant/echo_guard.py)."""
+        return self.echo.threshold(self.config.vad_threshold, planner.replying is not None and self.sink.playing)
 
     def _announce(self, step, heard, turn_id: int, listener: Listener) -> None:
         signal = step.signal

@@ -27,7 +27,8 @@ from .household import Household
 from .jobs import Background, Job, JobCancelled
 from .prompt import History, build_messages
 from .prompt_cache import PromptCache
-from .reply_checks import FALLBACK_REPLY
+from .reply_checks import FALLBACK_REPLY, repaired
+from .reply_start import begun_well
 from .sentences import sentences_from_tokens, spoken_form
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,8 @@ log = logging.getLogger(__name__)
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
                  config: Config, history: History, memory=None, stream_audio: bool = True,
-                 prefill: bool = True, on_transcript: Callable[[int, str], None] | None = None) -> None:
+                 prefill: bool = True, on_transcript: Callable[[int, str], None] | None = None,
+                 is_echo: Callable[[int, str], bool] | None = None) -> None:
         self.engines = engines
         self.sink = sink
         self._emit_now = emit
@@ -49,6 +51,8 @@ class Responder:
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
         self._on_transcript = on_transcript or (lambda turn_id, text: None)
+        # told each transcript: is it Hearth's own voice heard back (assistant/echo_guard.py)?
+        self._is_echo = is_echo or (lambda turn_id, text: False)
         self._anticipation: Anticipation | None = None
         self.prompt_cache = PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens)
         self.llm_gate = engines.llm_gate
@@ -276,8 +280,9 @@ class Responder:
             if speaker is not None:
                 self._emit(job, ev.SpeakerIdentified(job.turn_id, self.clock.now(), **speaker.fields))
             job.memory = household.memory_for(speaker) if speaker is not None else None
-        if not worth_answering(text):
-            self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason="no words"))
+        if not worth_answering(text) or self._is_echo(job.turn_id, text):
+            reason = "no words" if not worth_answering(text) else "echo"
+            self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason=reason))
             job.settled.wait()  # held until the endpoint, which shows it
             return
         job.heard = text
@@ -292,7 +297,9 @@ class Responder:
         else:
             notes = self.prompt_cache.use_notes(job.memory, block)
             name = getattr(job.memory, "person_name", None)
-            reply = self._speak(job, build_messages(text, self.history, notes, name))
+            said = [user for user, _ in self.history.turns] + [text]
+            reply = self._speak(job, build_messages(text, self.history, notes, name),
+                                repair=lambda sentence: repaired(sentence, name or "", said, notes))
         # A reply made whole within the silence waits there for the endpoint, or for the person to go on.
         job.settled.wait()
         self._check(job)
@@ -307,10 +314,11 @@ class Responder:
         if household and job.speaker is not None:
             household.learn(job.speaker)
 
-    def _tokens(self, job: Job, messages: list[dict]):
-        first = True
+    def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
+        first = not job.got_token  # a second try (reply_start) reports no second first token
         with self.llm_gate.foreground():
-            stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature)
+            stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
+                                             avoid=avoid)
             try:
                 for piece in stream:
                     self._check(job)
@@ -326,13 +334,17 @@ class Responder:
                 if close:
                     close()
 
-    def _speak(self, job: Job, messages: list[dict]) -> str:
-        """Sentences are voiced as they complete; the first is cut at a clause so sound starts sooner."""
+    def _speak(self, job: Job, messages: list[dict], repair: Callable[[str], str] = lambda s: s) -> str:
+        """Sentences are voiced as they complete; the first is cut at a clause so sound starts sooner.
+        Each is said to the person as "you" (`repair`): a small model slips into "Dana's dog"."""
         spoken: list[str] = []
         pending: list[np.ndarray] = []
         clause_words = 2 if self.stream_audio else 0
-        for piece in sentences_from_tokens(self._tokens(job, messages), first_clause_words=clause_words):
-            sentence = spoken_form(piece)
+        def reply(avoid: str):
+            return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=clause_words)
+
+        for piece in begun_well(reply, job.heard):
+            sentence = repair(spoken_form(piece))
             if not sentence:
                 continue
             self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))

@@ -28,6 +28,10 @@ ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arri
 CONVERGED_SECONDS = 1.0  # played audio the canceller must have seen before its output is trusted
 _SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
 _SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
+RESIDUAL_FRAMES = 300  # the played frames (about 10 s) the canceller's residue is learned from
+RESIDUAL_PERCENTILE = 95
+ECHO_DOMINATED = 0.25  # a frame whose cleaned energy is below this share of the microphone's (-6 dB)
+ANCHOR_FRAMES = 300  # the input frames (about 10 s) whose read times map the clock onto the input
 
 
 class EchoReference:
@@ -39,7 +43,10 @@ class EchoReference:
         self._ring = np.zeros(self._size, dtype=np.float32)
         self._end = 0  # one past the last position written
         self._cursor: int | None = None  # where the next contiguous slice goes
-        self._anchor: tuple[int, float] | None = None  # (input position, clock time it was read)
+        # clock time minus input time of the frames read lately: the least is the frame read as soon
+        # as it was there (later ones waited for a busy loop), and maps the clock onto input positions
+        self._offsets: deque[float] = deque(maxlen=ANCHOR_FRAMES)
+        self._offset: float | None = None
         self._resampler: tuple[int, StreamResampler] | None = None
         self._lock = threading.Lock()
         self._said: deque[tuple[float, str]] = deque(maxlen=32)
@@ -48,15 +55,17 @@ class EchoReference:
     # -- from the loop ----------------------------------------------------------------------
     def anchor(self, position: int) -> None:
         """Input sample `position` (the end of the frame just read) was read now."""
+        offset = self.now() - position / SAMPLE_RATE
         with self._lock:
-            self._anchor = (position, self.now())
+            self._offsets.append(offset)
+            self._offset = offset if self._offset is None or offset <= self._offset else min(self._offsets)
 
     def position_at(self, t: float) -> int:
+        """The input sample position being captured at clock time t."""
         with self._lock:
-            if self._anchor is None:
+            if self._offset is None:
                 return 0
-            position, read = self._anchor
-        return position + int(round((t - read) * SAMPLE_RATE))
+            return int(round((t - self._offset) * SAMPLE_RATE))
 
     def said(self, text: str) -> None:
         """A sentence Hearth is about to say."""
@@ -118,6 +127,7 @@ class FrameLevels:
     cleaned: float  # after the echo canceller
     playing: float  # the loudest played 32 ms within the echo tail before this frame
     converged: bool  # the canceller has seen enough played audio to be trusted
+    residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
 
 
 def mean_square(x: np.ndarray) -> float:
@@ -133,6 +143,9 @@ class EchoMonitor:
         self._tail = int(ECHO_TAIL_SECONDS * SAMPLE_RATE / FRAME_SAMPLES)
         self._played: deque[float] = deque(maxlen=self._tail)
         self._heard_playing = 0.0  # seconds of played audio the canceller has been given
+        # what the canceller leaves of the echo, against what was playing, over the last frames
+        self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
+        self._residual_gain = 1.0
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 
     def clean(self, frame: Frame) -> Frame:
@@ -143,12 +156,18 @@ class EchoMonitor:
         self._played.append(far_level)
         if far_level > _SILENT:
             self._heard_playing += FRAME_SAMPLES / SAMPLE_RATE
-        if self._canceller is None:
-            cleaned = frame.samples
+        if self._canceller is None or self.reference.last_played == float("-inf"):
+            cleaned = frame.samples  # nothing was ever played (a fast replay): nothing to cancel
         else:
             cleaned = self._canceller.process(frame.samples, far)
-        self.levels = FrameLevels(mean_square(frame.samples), mean_square(cleaned), max(self._played),
-                                  self._heard_playing >= CONVERGED_SECONDS)
+        playing, cleaned_level = max(self._played), mean_square(cleaned)
+        if playing > _SILENT and cleaned_level < ECHO_DOMINATED * mean_square(frame.samples):
+            # a frame the canceller took most of is echo (a person's voice passes through it): the
+            # loud end of what it leaves of such frames is the echo's residue
+            self._left.append(cleaned_level / playing)
+            self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
+        self.levels = FrameLevels(mean_square(frame.samples), cleaned_level, playing,
+                                  self._heard_playing >= CONVERGED_SECONDS, self._residual_gain * playing)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
     @property

@@ -16,6 +16,7 @@ from typing import Sequence
 from .echo import FrameLevels
 
 PERSON_RATIO_DB = -6.0  # the cleaned signal keeps at least a quarter of the microphone's energy
+RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has lately left
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
@@ -33,7 +34,8 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     Nothing played within the echo tail: whatever speaks is a person. Before the canceller has
     converged its estimate explains nothing, so nothing is confirmed on it yet. After, the
     frames speak for a person when the cleaned signal keeps most of the microphone's energy
-    (an echo loses most of it to the canceller, a person's voice passes through)."""
+    (an echo loses most of it to the canceller, a person's voice passes through) and stands well
+    above what the canceller has lately left of the echo of that much playing."""
     if not echo_possible:
         return True
     recent = list(frames)[-ONSET_FRAMES:]
@@ -43,7 +45,8 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     cleaned = sum(f.cleaned for f in recent)
     if cleaned / len(recent) < QUIET:
         return False
-    return _db(cleaned / mic) >= PERSON_RATIO_DB
+    residual = sum(f.residual for f in recent)
+    return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
 
 
 _WORD = re.compile(r"[a-z0-9']+")

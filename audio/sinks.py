@@ -1,5 +1,8 @@
 """Audio sinks: the speakers, or a wav file per reply. The loop sees only the AudioSink interface.
 
+Each slice is told, as it starts to play, to the sink's echo_reference if one is set (the loop
+sets it: audio/echo.py), so Hearth's own voice can be taken out of the microphone.
+
 Both play through a PacedPlayer, which hands audio out in short slices at real speed, so a
 reply can be stopped mid-sentence (barge-in) and the sink knows how much was actually heard.
 A wav sink can also take audio as fast as it comes (realtime=False), for fast replays.
@@ -134,8 +137,12 @@ class WavSink:
         self._player: PacedPlayer | None = None
         self._lock = threading.Lock()
         self._stopped = False  # the reply was cut off: a slice still playing is not part of it
+        self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
 
     def _heard(self, block: np.ndarray) -> None:  # runs on the playback thread
+        reference = self.echo_reference
+        if reference is not None:
+            reference.played(block, self._rate)
         time.sleep(len(block) / self._rate)
         with self._lock:
             if not self._stopped:
@@ -214,7 +221,14 @@ class SpeakerSink:
             self._stream.start()
         except Exception as exc:
             raise AudioInputError(f"cannot open output device {self.name!r}: {str(exc).splitlines()[0]}") from None
-        self._player = PacedPlayer(self.rate, lambda block: self._stream.write(block.reshape(-1, 1)))
+        self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
+        self._player = PacedPlayer(self.rate, self._write)
+
+    def _write(self, block: np.ndarray) -> None:  # runs on the playback thread
+        reference = self.echo_reference
+        if reference is not None:  # it is heard once the device's buffer ahead of it has played
+            reference.played(block, self.rate, latency=float(self._stream.latency or 0.0))
+        self._stream.write(block.reshape(-1, 1))
 
     def _accepted_rate(self, default: int) -> int:
         for rate in (default, 48_000, 44_100, 22_050, 16_000):

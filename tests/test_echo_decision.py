@@ -167,3 +167,12 @@ def test_headphones_pass_every_step_as_it_came():
     step = Step(Signal.SPEECH_START, first_frame=3)
     assert guard.judge(step, voiced=True, turn_id=1) == (step, "")
     assert not guard.heard_echo(2, "Great news for Sam")
+
+
+def test_frames_read_late_by_a_busy_loop_do_not_move_the_timeline():
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now)
+    for index in range(10):  # frames of 512 samples read on time, then late by 0.2 s
+        clock.t = 100.0 + (index + 1) * 0.032 + (0.2 if index >= 5 else 0.0)
+        ref.anchor((index + 1) * 512)
+    assert ref.position_at(100.0 + 10 * 0.032) == 10 * 512
