@@ -1,0 +1,87 @@
+"""The echo canceller adapter (audio/aec.py) on Hearth's own voice carried by a real room."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from audio import FRAME_SAMPLES, SAMPLE_RATE
+from audio.aec import EchoCanceller
+from audio.convert import resample
+from audio.sources import read_audio_file
+
+REPLY = ("Great news for Sam! She must be thrilled about the new puppy. Puppies need a lot of sleep, "
+         "so let her rest between walks, and keep the first trips outside short.")
+
+
+def db(x: np.ndarray) -> float:
+    return 10 * np.log10(np.mean(np.square(x, dtype=np.float64)) + 1e-12)
+
+
+@pytest.fixture(scope="module")
+def reply() -> np.ndarray:
+    from models import bundled
+    from models.tts import PiperSynthesizer
+
+    tts = PiperSynthesizer(*bundled.piper_voice(), threads=1)
+    audio = np.concatenate(list(tts.stream(REPLY)))
+    return resample(audio, tts.sample_rate, SAMPLE_RATE)
+
+
+@pytest.fixture(scope="module")
+def room(speech_dir) -> np.ndarray:
+    import soundfile as sf
+
+    data, rate = sf.read(str(speech_dir / "rooms" / "seminar-room-clap.wav"), dtype="float32")
+    ir = resample(data, rate, SAMPLE_RATE)[: SAMPLE_RATE // 2]
+    return ir / np.sqrt(np.sum(ir.astype(np.float64) ** 2))
+
+
+def in_room(reply: np.ndarray, room: np.ndarray, delay_ms: int, gain: float) -> np.ndarray:
+    echo = np.convolve(reply, room)[: len(reply)] * gain
+    d = delay_ms * SAMPLE_RATE // 1000
+    return np.concatenate([np.zeros(d, dtype=np.float32), echo])[: len(reply)].astype(np.float32)
+
+
+def cancel(mic: np.ndarray, played: np.ndarray) -> np.ndarray:
+    aec = EchoCanceller()
+    n = len(mic) // FRAME_SAMPLES * FRAME_SAMPLES
+    out = np.concatenate([aec.process(mic[i:i + FRAME_SAMPLES], played[i:i + FRAME_SAMPLES])
+                          for i in range(0, n, FRAME_SAMPLES)])
+    return out[160:]  # the canceller gives its output 10 ms later
+
+
+@pytest.mark.parametrize("delay_ms", [20, 150])
+def test_the_echo_of_what_was_played_is_lowered_by_at_least_10_db(reply, room, delay_ms):
+    echo = in_room(reply, room, delay_ms, gain=0.5)
+    out = cancel(echo, reply)
+    settled = slice(SAMPLE_RATE, len(out))  # after its first second of played audio
+    assert db(echo[settled]) - db(out[settled]) >= 10.0
+
+
+def test_without_the_played_samples_nothing_is_removed(reply, room):
+    """The margin above comes from the reference: fed silence as what was played, it removes
+    (almost) nothing."""
+    echo = in_room(reply, room, 40, gain=0.5)
+    out = cancel(echo, np.zeros_like(reply))
+    settled = slice(SAMPLE_RATE, len(out))
+    assert db(echo[settled]) - db(out[settled]) < 3.0
+
+
+def test_a_person_talking_over_the_echo_is_kept(reply, room, speech_dir):
+    person = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
+    echo = in_room(reply, room, 60, gain=1.0)
+    scale = np.sqrt(np.mean(person ** 2)) / np.sqrt(np.mean(echo ** 2)) * 10 ** (-10 / 20)
+    echo = echo * scale  # the echo 10 dB below the person
+    start = 2 * SAMPLE_RATE
+    mic = echo.copy()
+    n = min(len(person), len(mic) - start)
+    mic[start:start + n] += person[:n]
+    out = cancel(mic, reply)
+    span = slice(start, start + n - 160)
+    # the person's voice is still there (not suppressed with the echo): within 3 dB of it
+    assert db(out[span]) - db(person[: n - 160]) > -3.0
+    # and what is left of the mic is closer to the person than the mic was
+    residue_before = db(mic[span] - person[: n - 160])
+    residue_after = db(out[span] - person[: n - 160])
+    assert residue_after < residue_before
