@@ -55,7 +55,7 @@ class Config:
     # [assistant]
     max_reply_tokens: int = 120
     history_turns: int = 6
-    temperature: float = 0.7
+    temperature: float = 0.0
     memory: bool = True  # false turns memory off: nothing is recalled or stored
     person: str = "me"  # who is talking while no voice is enrolled (a single-person desk)
     memory_budget_tokens: int = 200

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from memory.ranking import estimate_tokens, repeats, word_set
 
-SYSTEM_PROMPT = (
-    "You are Hearth, a friendly voice assistant on the user's desk. Everything you say is spoken "
-    "aloud, so answer warmly in one or two short, plain sentences."
-)
+from .reply_checks import first_person
 
-NOTES_INTRO = "What you remember about me:"  # the line before the memory notes in the person's message
+SYSTEM_PROMPT = (
+    "You are Hearth, a friendly voice assistant on {person}'s desk, talking with {person}. Everything you say "
+    "is spoken aloud: answer what {person} just said in one or two short, plain sentences of your own, never "
+    "repeating their words. When {person} asks about something from before, answer from what they told you; "
+    "if they never told you, say you don't know."
+)
+UNNAMED = "the user"  # who the system prompt speaks of when Hearth does not know the person's name
+
+NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
 
 
 @dataclass
@@ -66,18 +72,31 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     The system prompt and the history are a prefix shared with the previous turn's prompt; the
     memory notes, which change every turn, come last, in the person's message just before what
     they said, so only they and the new words need evaluating. (Small models use notes there far
-    more reliably than in a system message; the history keeps only the words actually said.)
+    more reliably than in a system message.) The notes are in the person's own words
+    (`in_my_words`).
     """
-    system = SYSTEM_PROMPT
-    if speaker:
-        system += f" You are talking with {speaker}."
-    messages = [{"role": "system", "content": system}]
+    messages = [{"role": "system", "content": SYSTEM_PROMPT.format(person=speaker or UNNAMED)}]
     for user, assistant in history.turns:
         messages.append({"role": "user", "content": user})
         messages.append({"role": "assistant", "content": assistant})
-    content = f"{NOTES_INTRO}\n{memory_block}\n\n{user_text}" if memory_block else user_text
+    notes = in_my_words(memory_block, speaker)
+    content = f"{NOTES_INTRO}\n{notes}\n\n{user_text}" if notes else user_text
     messages.append({"role": "user", "content": content})
     return messages
+
+
+def in_my_words(block: str, name: str | None) -> str:
+    """The memory notes as the person would say them in their own message: "Dana's dog" → "my
+    dog", "Dana is worried" → "I am worried". Written about them in the third person, the notes
+    were read back so ("Dana remembers Max"); in their own words, the model answers them as "you",
+    as it answers anything the person says."""
+    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(line[2:], name or ""))
+                     if line.startswith("- ") else line for line in block.splitlines())
+
+
+# A feeling's note ("Dana feels worried about Max: Max is limping"): said as a sentence, its cause
+# after "because" (the colon's layout was read back as it stood).
+_FEELING_CAUSE = re.compile(r"^((?:I feel|Feels|I|\w+ feels) [\w-]+ about [^:]{1,60}): ")
 
 
 def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:

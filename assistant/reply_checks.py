@@ -53,9 +53,14 @@ def third_person_slips(reply: str, person: str) -> list[str]:
     return slips
 
 
-def their_things(said: list[str]) -> set[str]:
-    """The words the person has called theirs ("my dog Max" → "dog", "max"), from what they said."""
-    return {w for text in said for m in _THEIR.finditer(text) for w in m.group(1).lower().split()} - _STOP_AFTER_MY
+def their_things(said: list[str], person: str = "") -> set[str]:
+    """The words the person has called theirs ("my dog Max" → "dog", "max"), from what they said,
+    and, given their name, what notes about them call theirs ("Dana's dog")."""
+    things = {w for text in said for m in _THEIR.finditer(text) for w in m.group(1).lower().split()}
+    if person:
+        owned = re.compile(rf"\b{re.escape(person)}['’]s\s+((?:[a-z]+\s+)?[a-z]+)", re.I)
+        things |= {w for text in said for m in owned.finditer(text) for w in m.group(1).lower().split()}
+    return things - _STOP_AFTER_MY
 
 
 def claims_their_things(reply: str, things: set[str]) -> list[str]:
@@ -68,9 +73,39 @@ def claims_their_things(reply: str, things: set[str]) -> list[str]:
     return found
 
 
-def perspective_errors(reply: str, person: str, things: set[str]) -> list[str]:
-    """Every slip of perspective: about the person by name, or their things as Hearth's."""
-    return third_person_slips(reply, person) + claims_their_things(reply, things)
+# "I <verb>" that is Hearth's own: what it knows, feels or can do, not what the person did.
+_OWN_VERBS = {"don't", "do", "didn't", "can", "can't", "could", "would", "will", "won't", "think", "hope", "remember",
+              "know", "believe", "see", "hear", "understand", "love", "like", "guess", "bet", "wish", "mean", "sorry",
+              "glad", "happy", "afraid", "not", "so", "really", "also", "just", "here", "sure", "have", "had", "must",
+              "should", "may", "might", "am", "was", "have", "'m", "'ve", "'d", "'ll", "got", "noted", "recall", "wonder"}
+_I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
+
+
+_SELF_QUESTION = re.compile(r"\b(?:am|do|did|was|have|had|will|should|can)\s+i\b[^?]*\?|\bmy\b[^?]*\?", re.I)
+_I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
+
+
+def speaks_as_them(reply: str, said: list[str]) -> list[str]:
+    """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
+    something the person said of themselves ("live", "training", "planted" ~ "plant")."""
+    theirs = {w[:4] for text in said for m in _I_CLAUSE.finditer(text) for w in [m.group(1).lower()]}
+    theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
+    theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
+    asked_of_them = any(_SELF_QUESTION.search(text) for text in said)
+    found = []
+    for m in _I_CLAUSE.finditer(reply):
+        verb = m.group(1).lower()
+        if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in theirs:
+            found.append(m.group(0))
+    if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
+        found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
+    return found
+
+
+def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
+    """Every slip of perspective: about the person by name, their things as Hearth's, or what they
+    did told as Hearth's own doing."""
+    return third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, list(said))
 
 
 def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
@@ -95,12 +130,35 @@ def has_layout(reply: str) -> bool:
     return bool(DAY_HEADER.search(reply) or _BULLET_LINE.search(reply) or NOTES_WORDS.search(reply))
 
 
-def failed_checks(reply: str, heard: str, person: str, things: set[str]) -> list[str]:
+# A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
+# hear that"): the next piece decides.
+_OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
+_NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
+
+
+def undecided_start(piece: str) -> bool:
+    """Whether a reply's first piece cannot be judged alone (an apology that may open a refusal)."""
+    return bool(_OPENS_EITHER.match(piece))
+
+
+def bad_start(start: str, heard: str) -> bool:
+    """Whether a reply should be begun again before anything of it is voiced: it opens with a
+    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), or with the
+    person's own words back (their first words after the subject, whoever it is now)."""
+    if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
+        return True
+    said = re.findall(r"[a-z0-9']+", start.lower())
+    words = re.findall(r"[a-z0-9']+", heard.lower())
+    # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…")
+    return len(said) >= 4 and len(words) >= 4 and said[1:4] == words[1:4]
+
+
+def failed_checks(reply: str, heard: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
     """The names of the general checks the reply fails (empty when it passes them all)."""
     failed = []
     if is_empty(reply):
         failed.append("empty")
-    if perspective_errors(reply, person, things):
+    if perspective_errors(reply, person, things, [*said, heard]):
         failed.append("perspective")
     if parrots(reply, heard):
         failed.append("parrot")
@@ -115,28 +173,74 @@ def second_person(sentence: str, person: str, things: set[str]) -> str:
     """A sentence about the person by name said to them instead: "Dana's dog" → "your dog",
     "Dana is worried" → "you are worried", "Dana remembers" → "you remember", and "my dog" → "your
     dog" where the dog is theirs. A slip a small model makes often; the words stay its own."""
-    def possessive(m: re.Match) -> str:
-        return _cased("your", m.group(0))
-
-    out = sentence
-    if person and person.lower() not in {"me", "person", "you"}:
-        out = re.sub(rf"\b{re.escape(person)}['’]s\b", possessive, out, flags=re.I)
-
-        def subject(m: re.Match) -> str:
-            verb = m.group(2)
-            low = verb.lower()
-            if low in _NOT_VERBS:
-                return m.group(0)
-            new = _YOU_VERB.get(low) or (low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
-            start = not m.string[:m.start()].strip() or m.string[:m.start()].rstrip()[-1] in ".!?"
-            return ("You" if start else "you") + " " + new
-
-        out = re.sub(rf"\b({re.escape(person)})\s+([A-Za-z']+)",
-                     lambda m: m.group(0) if _GREETING.search(m.string[:m.start()]) else subject(m), out)
+    out = _name_to(sentence, person, "you", "your", _YOU_VERB)
     for m in reversed(list(_THEIR.finditer(out))):  # from the end: earlier positions stay put
         if any(w in things for w in m.group(1).lower().split()):
             out = out[:m.start()] + _cased("your", m.group(0)) + out[m.start() + 2:]
     return out
+
+
+_I_VERB = {"is": "am", "was": "was", "has": "have", "does": "do", "doesn't": "don't", "isn't": "am not",
+           "wasn't": "wasn't", "hasn't": "haven't", "'s": "'m"}
+
+
+def first_person(note: str, person: str) -> str:
+    """A note about the person in their own words, as they would say it: "Dana's dog" → "my dog",
+    "Dana is worried" → "I am worried". Notes in the person's message read as what they said."""
+    return _name_to(note, person, "I", "my", _I_VERB)
+
+
+def _at_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return not before or before[-1] in ".!?:"
+
+
+def _name_to(text: str, person: str, subject_word: str, possessive_word: str, verbs: dict[str, str]) -> str:
+    """The person's name as a subject or possessive turned to another word (a name that addresses
+    them stays)."""
+    if not person or person.lower() in {"me", "person", "you"}:
+        return text
+
+    def cased(word: str, m: re.Match) -> str:
+        return word[0].upper() + word[1:] if _at_start(m.string, m.start()) or word == "I" else word
+
+    out = re.sub(rf"\b{re.escape(person)}['’]s\b", lambda m: cased(possessive_word, m), text, flags=re.I)
+
+    def subject(m: re.Match) -> str:
+        if _GREETING.search(m.string[:m.start()]) or m.group(2).lower() in _NOT_VERBS:
+            return m.group(0)
+        low = m.group(2).lower()
+        verb = verbs.get(low) or (low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
+        return cased(subject_word, m) + " " + verb
+
+    return re.sub(rf"\b({re.escape(person)})\s+([A-Za-z']+)", subject, out)
+
+
+def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> str:
+    """A sentence of a reply with its slips of perspective turned to "you": the person by name,
+    their things as Hearth's ("my dog"), and what they did said as Hearth's own ("I live in
+    Bristol"). `said`: what the person said this session; `notes`: the memory notes of the prompt."""
+    things = their_things([*said, notes], person)
+    out = second_person(sentence, person, things)
+    if speaks_as_them(out, said + [notes]):
+        out = their_words_as_yours(out)
+    return out
+
+
+_FIRST_TO_SECOND = {"i'm": "you're", "i am": "you are", "i was": "you were", "i've": "you've", "i'd": "you'd",
+                    "i'll": "you'll", "i": "you", "my": "your", "me": "you", "mine": "yours", "myself": "yourself"}
+_FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myself)\b", re.I)
+
+
+def their_words_as_yours(text: str) -> str:
+    """The person's own words, quoted in a note about them, turned to them: "I have to give a
+    speech" → "you have to give a speech"."""
+    def turn(m: re.Match) -> str:
+        said = m.group(0)
+        new = _FIRST_TO_SECOND[said.lower()]
+        return new.capitalize() if m.start() == 0 else new
+
+    return _FIRST_PERSON.sub(turn, text)
 
 
 def _cased(word: str, like: str) -> str:

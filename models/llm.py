@@ -25,8 +25,10 @@ class ChatModel(Protocol):
     # its first piece ((0, 0) where unknown, as for a remote server). Shows when a cache missed.
     last_prompt_tokens: tuple[int, int]
 
-    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
-        """Yield the reply's text piece by piece as it is generated."""
+    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
+               avoid: str = "") -> Iterator[str]:
+        """Yield the reply's text piece by piece as it is generated. `avoid`: replies begun and thrown
+        away, one per line; the new one may not begin with their first tokens (where the model allows)."""
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
 
@@ -53,13 +55,22 @@ class LlamaCppChat:
         except Exception as exc:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         self.name = path.name
+        # Every completion samples from this seed, so a reply follows from its prompt alone (not from
+        # how many completions came before it, as llama-cpp-python's own seed chain would have it).
+        self.seed = seed
         self.last_prompt_tokens = (0, 0)
         self._formatter = self._chat_formatter()
 
-    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
+    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
+               avoid: str = "") -> Iterator[str]:
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
+        # A reply's first token, unspaced, stands only at its start (later words carry a space), so
+        # banning it changes how the reply begins and little else. One start thrown away per line.
+        first = [self._llm.tokenize(start.strip().encode("utf-8"), add_bos=False)[0]
+                 for start in avoid.splitlines() if start.strip()]
         chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
-                                                  top_p=0.9, repeat_penalty=1.1, stream=True)
+                                                  top_p=0.9, repeat_penalty=1.1, seed=self.seed, stream=True,
+                                                  logit_bias={token: -100.0 for token in first} or None)
         try:
             for chunk in chunks:
                 if cached is not None:  # the prompt is evaluated by the first chunk
@@ -81,7 +92,8 @@ class LlamaCppChat:
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         try:
-            out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature)
+            out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
+                                                   seed=self.seed)
         finally:
             self._free_sampler()
         return out["choices"][0]["message"]["content"] or ""
@@ -205,7 +217,9 @@ class OpenAICompatChat:
         except (urllib.error.URLError, OSError) as exc:
             raise ModelError(f"language model server {self.url} unreachable: {getattr(exc, 'reason', exc)}") from None
 
-    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7) -> Iterator[str]:
+    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
+               avoid: str = "") -> Iterator[str]:
+        # (`avoid` is not passed on: a server's token ids are its own, and its model is seldom this small)
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                 "temperature": temperature, "stream": True}
         with self._request(body) as response:

@@ -29,9 +29,9 @@ class Watched:
         finally:
             self.prefilled = self.llm.cached_tokens
 
-    def stream(self, messages, max_tokens=160, temperature=0.0):
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
         try:
-            for piece in self.llm.stream(messages, max_tokens, temperature):
+            for piece in self.llm.stream(messages, max_tokens, temperature, avoid):
                 self.pieces += 1
                 yield piece
         finally:

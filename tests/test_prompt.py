@@ -1,4 +1,5 @@
-from assistant.prompt import SYSTEM_PROMPT, History, build_messages, carry_notes, renewed_notes, same_reply
+from assistant.prompt import (NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
+                              same_reply)
 from memory.ranking import estimate_tokens
 
 
@@ -7,11 +8,20 @@ def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
     first = build_messages("How is Biscuit?", history, "- Biscuit has a sore leg (two days ago)")
     history.add("How is Biscuit?", "He is resting.")
     second = build_messages("And Anna?", history, "- Anna is planning a trip")
-    assert first[0] == second[0] and first[0]["content"].startswith(SYSTEM_PROMPT)
+    assert first[0] == second[0] and first[0]["content"] == SYSTEM_PROMPT.format(person=UNNAMED)
     assert second[1:3] == [{"role": "user", "content": "How is Biscuit?"},
                            {"role": "assistant", "content": "He is resting."}]
     assert second[-1]["role"] == "user" and "Anna is planning" in second[-1]["content"]
     assert second[-1]["content"].endswith("\n\nAnd Anna?")
+
+
+def test_notes_are_in_the_persons_own_words_and_the_question_comes_last():
+    notes = "2 March 2026 (two days ago):\n- Dana's dog Max is limping.\n- Dana is worried about Max."
+    messages = build_messages("How is my dog?", History(), notes, speaker="Dana")
+    last = messages[-1]["content"]
+    assert last == (f"{NOTES_INTRO}\n2 March 2026 (two days ago):\n- My dog Max is limping.\n"
+                    "- I am worried about Max.\n\nHow is my dog?")
+    assert "Dana" in messages[0]["content"] and "Dana" not in last
 
 
 def test_no_memory_no_notes_and_history_is_bounded():

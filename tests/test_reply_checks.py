@@ -79,3 +79,41 @@ def test_failed_checks_names_each_failure():
     assert rc.failed_checks("Sure! Omar's cat is Pepper.", "what is my cat called", "Omar", THINGS) == ["perspective"]
     assert rc.failed_checks("", "hello", "Omar", THINGS) == ["empty"]
     assert rc.failed_checks("Your cat is called Pepper.", "what is my cat called", "Omar", THINGS) == []
+
+
+def test_what_the_person_did_told_as_hearths_own():
+    said = ["I moved to Leeds in May.", "Where do I live now?"]
+    assert rc.speaks_as_them("I live in Leeds.", said) == ["I live"]
+    assert rc.speaks_as_them("I moved there in May.", said) == ["I moved"]
+    assert rc.speaks_as_them("I don't know where you live.", said) == []
+    assert rc.speaks_as_them("I'm glad you moved!", said) == []
+    assert rc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
+
+
+def test_repaired_turns_every_slip_to_you():
+    said = ["Where do I live now?"]
+    assert rc.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."
+    assert rc.repaired("Omar's brother Tom is well.", "Omar", said) == "Your brother Tom is well."
+    assert rc.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
+        "Your brother Tom is well."
+    assert rc.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
+
+
+def test_notes_in_the_persons_own_words():
+    assert rc.first_person("Omar's cat Pepper went to the vet.", "Omar") == "My cat Pepper went to the vet."
+    assert rc.first_person("Omar is worried about Pepper.", "Omar") == "I am worried about Pepper."
+    assert rc.first_person("Last week Omar moved to Leeds.", "Omar") == "Last week I moved to Leeds."
+    assert rc.their_words_as_yours("I have to give a speech and I'm nervous.") == \
+        "You have to give a speech and you're nervous."
+
+
+def test_a_bad_start_is_one_to_begin_again():
+    heard = "I planted tomatoes in the garden this spring."
+    assert rc.bad_start("Omar planted tomatoes in the garden.", heard)  # the person's words back
+    assert rc.bad_start("You planted tomatoes in the garden.", heard)
+    assert rc.bad_start("I'm sorry, but I can't assist with that.", heard)
+    assert rc.bad_start("Omar just said, \"I planted tomatoes.\"", heard)
+    assert rc.bad_start("2 May 2026 (today): - tomatoes", heard)
+    assert not rc.bad_start("How lovely,", heard)
+    assert not rc.bad_start("That sounds like a lovely garden.", heard)
+    assert rc.undecided_start("I'm sorry,") and not rc.undecided_start("I'm sorry to hear that.")

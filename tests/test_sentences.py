@@ -1,4 +1,5 @@
 from assistant.sentences import sentences_from_tokens, split_complete, spoken_form
+from assistant.prompt import NOTES_INTRO
 
 
 def stream(text: str, size: int = 3):
@@ -102,7 +103,7 @@ def test_a_connective_too_early_or_only_later_does_not_split():
 def test_a_reply_copying_the_notes_layout_is_said_without_it():
     # seen in a soak: the model began its reply with a day header and a bullet from its notes
     assert spoken_form("30 November 2026 (today): - Seeing that you like tea") == "Seeing that you like tea"
-    assert spoken_form("What you remember about me:") == ""
+    assert spoken_form(NOTES_INTRO) == ""
     assert spoken_form("- You walked Biscuit yesterday.") == "You walked Biscuit yesterday."
     # dates said as part of a sentence stay
     assert spoken_form("On 7 May 2026 you moved to Leeds.") == "On 7 May 2026 you moved to Leeds."
