@@ -141,16 +141,21 @@ def undecided_start(piece: str) -> bool:
     return bool(_OPENS_EITHER.match(piece))
 
 
-def bad_start(start: str, heard: str) -> bool:
+def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
-    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), or with the
-    person's own words back (their first words after the subject, whoever it is now)."""
+    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
+    person's own words back (their first words after the subject, whoever it is now), or as an
+    earlier reply began (a small model copies its last answer into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
-    words = re.findall(r"[a-z0-9']+", heard.lower())
+    if len(said) < 4:
+        return False
     # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…")
-    return len(said) >= 4 and len(words) >= 4 and said[1:4] == words[1:4]
+    words = re.findall(r"[a-z0-9']+", heard.lower())
+    if len(words) >= 4 and said[1:4] == words[1:4]:
+        return True
+    return repeats(start, [word_set(reply) for reply in earlier], share=0.8)
 
 
 def failed_checks(reply: str, heard: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:

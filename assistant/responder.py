@@ -28,7 +28,7 @@ from .jobs import Background, Job, JobCancelled
 from .prompt import History, build_messages
 from .prompt_cache import PromptCache
 from .reply_checks import FALLBACK_REPLY, repaired
-from .reply_start import begun_well
+from .reply_guard import begun_well, continued, own_words
 from .sentences import sentences_from_tokens, spoken_form
 
 log = logging.getLogger(__name__)
@@ -315,7 +315,7 @@ class Responder:
             household.learn(job.speaker)
 
     def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
-        first = not job.got_token  # a second try (reply_start) reports no second first token
+        first = not job.got_token  # a second try (reply_guard) reports no second first token
         with self.llm_gate.foreground():
             stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
                                              avoid=avoid)
@@ -343,8 +343,9 @@ class Responder:
         def reply(avoid: str):
             return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=clause_words)
 
-        for piece in begun_well(reply, job.heard):
-            sentence = repair(spoken_form(piece))
+        earlier = [said for _, said in self.history.turns]
+        for piece in own_words(begun_well(reply, job.heard, earlier), job.heard, earlier):
+            sentence = continued(spoken[-1] if spoken else "", repair(spoken_form(piece)))
             if not sentence:
                 continue
             self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))

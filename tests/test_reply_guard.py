@@ -1,8 +1,8 @@
-"""A reply begun badly is begun again, before any of it is voiced: pure, on scripted replies."""
+"""What of a reply is voiced: a bad start begun again, later copies left unsaid (pure, on scripted replies)."""
 
 from __future__ import annotations
 
-from assistant.reply_start import TRIES, begun_well
+from assistant.reply_guard import TRIES, begun_well, continued, own_words
 
 HEARD = "I planted tomatoes in the garden this spring."
 
@@ -56,3 +56,28 @@ def test_the_last_try_is_voiced_whatever_it_is_and_every_start_is_avoided():
 def test_nothing_said_is_nothing_voiced():
     make, calls, _ = scripted([])
     assert list(begun_well(make, HEARD)) == []
+
+
+def test_later_sentences_that_copy_are_left_unsaid():
+    heard = "I just got back from a long walk with my dog Max."
+    earlier = ["How lovely, what a nice day for it."]
+    pieces = iter(["Hi Dana,", "I just got back from a long walk with my dog Max.", "How lovely, what a nice day for it.",
+                   "Is Max tired now?"])
+    assert list(own_words(pieces, heard, earlier)) == ["Hi Dana,", "Is Max tired now?"]
+
+
+def test_the_first_piece_is_left_to_begun_well():
+    assert list(own_words(iter(["I just got back from a long walk."]), "I just got back from a long walk.", [])) == \
+        ["I just got back from a long walk."]
+
+
+def test_a_start_copied_from_an_earlier_reply_is_begun_again():
+    earlier = ["I'm sorry, but I don't know what your dog is called."]
+    make, calls, _ = scripted(["I'm sorry,", "but I don't know what your dog is called."], ["You were worried about Max."])
+    assert list(begun_well(make, "What was I worried about?", earlier)) == ["You were worried about Max."]
+
+
+def test_a_piece_turned_to_you_carries_on_its_sentence():
+    assert continued("Last time,", "You were worried.") == "you were worried."
+    assert continued("That was lovely.", "Your dog is Max.") == "Your dog is Max."
+    assert continued("", "You were worried.") == "You were worried."

@@ -1,0 +1,57 @@
+"""What of a reply is voiced: a bad start is begun again, a later sentence that only says the
+person's words back (or an earlier reply's) is left unsaid.
+
+A small model sometimes opens with a refusal ("I'm sorry, but I can't assist with that"), with the
+person's words back, or by narrating its notes. The first piece (a clause of a few words) shows it;
+the reply is then made again with its first token banned, from a prompt the model has cached, so
+another try costs about one first token. Replies that begin well pass through untouched. After the
+start, it copies whole sentences (what was just said, its own last reply): those are dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from .reply_checks import bad_start, parrots, undecided_start
+
+MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
+TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is
+
+
+def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
+    """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
+    one per line ("" at first). `earlier`: the replies in the history, whose starts are not copied."""
+    thrown: list[str] = []
+    for attempt in range(TRIES):
+        pieces = make_pieces("\n".join(thrown))
+        head: list[str] = []
+        for piece in pieces:
+            head.append(piece)
+            if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head)):
+                break
+        start = " ".join(head)
+        if not head or attempt == TRIES - 1 or not bad_start(start, heard, earlier):
+            yield from head
+            yield from pieces
+            return
+        close = getattr(pieces, "close", None)
+        if close:
+            close()
+        thrown.append(start)
+
+
+def own_words(pieces: Iterator[str], heard: str, earlier: list[str]) -> Iterator[str]:
+    """The pieces after the first, less any that only repeats what the person just said or what an
+    earlier reply said (`earlier`: the replies in the history)."""
+    for n, piece in enumerate(pieces):
+        if n and (parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)):
+            continue
+        yield piece
+
+
+def continued(previous: str, piece: str) -> str:
+    """A piece that carries on its sentence ("Last time," then "You were worried…", turned to "you"
+    on its own) begins in lower case."""
+    if previous and previous[-1] not in ".!?…" and piece[:3] == "You":
+        return "y" + piece[1:]
+    return piece
