@@ -73,16 +73,19 @@ def vector_scores(similarity, days, valences, match, now_day: float, query_valen
 
 
 def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_valence: float | None = None,
-         floor: float = RELEVANCE_FLOOR, max_persona: int = 2) -> list[Result]:
+         floor: float = RELEVANCE_FLOOR, max_persona: int = 2, nouns: frozenset[str] = frozenset()) -> list[Result]:
     """The k best candidates by similarity, affect compatibility, recency and entity match.
 
     One result per row, persona nodes that repeat one feeling about one cause counted once, and at
     most `max_persona` of them, so facts keep room in the block. A candidate needs `floor`
-    similarity at least, unless its entity was named or it carries the feeling the query names."""
+    similarity at least, unless its entity was named, it carries the feeling the query names, or
+    it says one of the things the query names (`nouns`: "my dog" finds "…walk with my dog Max",
+    filed under Max, at a similarity of 0.2)."""
     best: dict[tuple[str, int], Result] = {}
     for c in candidates:
         same_feeling = bool(query_valence) and c.valence * query_valence > 0
-        if c.match < 1.0 and c.similarity < floor and not same_feeling:
+        mentioned = bool(nouns) and bool(nouns & content_words(c.text))
+        if c.match < 1.0 and c.similarity < floor and not same_feeling and not mentioned:
             continue
         r = Result(c, score(c, now, query_valence))
         key = (c.kind, c.id)

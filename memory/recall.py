@@ -21,7 +21,8 @@ import numpy as np
 
 from .affect import detect_affect
 from .extract import Known, _CUE_RES
-from .ranking import Candidate, Result, rank, vector_scores
+from .lexicon import ENTITY_NOUNS
+from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
@@ -34,6 +35,11 @@ MAX_PERSONA = 1        # feelings in one recall: facts need the room more
 class Pool:
     key: frozenset
     match: dict[int, float]          # entity id -> match weight
+
+
+def named_nouns(text: str) -> frozenset[str]:
+    """The things of the lexicon a text names in one word ("dog", "wedding"), as they are written."""
+    return frozenset(w for w in content_words(text) if w in ENTITY_NOUNS)
 
 
 def _norm(text: str) -> str:
@@ -184,7 +190,7 @@ class Recaller:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
                                             "pool" if w > 0 else "fallback", tuple(m.provenance)))
-        return rank(candidates, now, k, valence, max_persona=MAX_PERSONA)
+        return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query))
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int) -> list[tuple[int, float, float]]:
