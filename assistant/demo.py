@@ -3,8 +3,10 @@
 The user's side is synthesized with the bundled Piper voice, faster and higher-pitched than
 Hearth's own so the two are easy to tell apart, written to a wav, and replayed like any recording.
 The script spans two sessions: what Dana says in the first is recalled from memory in the second
-(the conversation history starts empty there). The demo keeps its own memory database in its
-output folder, fresh each run, so it never touches the user's memories.
+(the conversation history starts empty there). Dana speaks in real time and waits for each reply,
+as a person at the desk would, through the streaming pipeline, so the table it prints is the
+latency a person would meet. The demo keeps its own memory database in its output folder, fresh
+each run, so it never touches the user's memories.
 """
 
 from __future__ import annotations
@@ -19,10 +21,16 @@ import soundfile as sf
 from audio.convert import resample
 from models.tts import PiperSynthesizer
 
+from audio.sinks import WavSink
+
+from . import events as ev
+from .clock import MonotonicClock
 from .config import Config
 from .engines import Engines
+from .loop import TurnLoop
 from .remembering import open_memory_store, session_memory
-from .replay import ReplayResult, replay_session
+from .replay import EventLog, ReplayResult, write_transcript
+from .scripted import scripted_person
 
 SESSIONS = (
     (
@@ -69,7 +77,7 @@ def fresh_demo_config(config: Config, out_dir: Path) -> Config:
 
 
 def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResult]:
-    """One replay per session, each a new conversation with Dana's memory carried between them."""
+    """One conversation per session, each a new one with Dana's memory carried between them."""
     config = fresh_demo_config(config, out_dir)
     store = open_memory_store(config, engines)
     results = []
@@ -77,8 +85,32 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
         for n, lines in enumerate(SESSIONS, 1):
             user_wav = synthesize_user(engines.tts, lines, out_dir / f"session-{n}-user.wav")
             memory = session_memory(store, config, engines, PERSON)
-            results.append(replay_session(user_wav, out_dir / f"session-{n}", engines, config, memory))
+            try:
+                results.append(converse(user_lines(engines.tts, lines), user_wav, out_dir / f"session-{n}", engines,
+                                        config, memory))
+            finally:
+                if memory is not None:
+                    memory.end_session()
     finally:
         if store:
             store.close()
     return results
+
+
+def converse(lines: list[np.ndarray], said: Path, folder: Path, engines: Engines, config: Config,
+             memory) -> ReplayResult:
+    """Dana says each line in real time and waits for the reply, through the streaming loop; what
+    happened goes to `folder` as a replay's does (replies, transcript.txt, events.jsonl)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sink = WavSink(folder, realtime=True)
+    bus = ev.EventBus()
+    log = EventLog(folder / "events.jsonl")
+    bus.subscribe(log)
+    loop = TurnLoop(engines, sink, bus, MonotonicClock(), config, memory=memory)
+    try:
+        records = loop.run(scripted_person(lines, lambda: loop.busy, lambda: loop.talking))
+    finally:
+        log.close()
+        sink.close()
+    write_transcript(folder / "transcript.txt", records)
+    return ReplayResult(said, folder, records, list(sink.written))

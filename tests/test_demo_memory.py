@@ -21,6 +21,14 @@ def test_a_fact_from_the_first_session_is_used_in_the_second(engines, test_confi
     # the conversation history did not carry it: session 2 began with an empty history
     assert "max" not in second[0].heard.lower()
 
+    # Dana spoke in real time through the streaming pipeline: her words were transcribed while she
+    # spoke, and each reply was released at an endpoint after she stopped
+    for r in (r for result in results for r in result.answered):
+        kinds = [type(e) for e in r.events]
+        assert ev.PartialTranscript in kinds and ev.SpeechEnd in kinds and ev.FirstAudio in kinds
+        end = next(e.t for e in r.events if isinstance(e, ev.SpeechEnd))
+        assert next(e.t for e in r.events if isinstance(e, ev.FirstAudio)) > end
+
     # raw turns of both sessions are on disk, verbatim, with the demo's own database
     store = open_store(tmp_path / "memory", engines.embedder)
     try:
