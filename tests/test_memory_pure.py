@@ -253,6 +253,16 @@ def test_rank_leaves_out_unrelated_rows_unless_their_entity_was_named_or_they_ca
     assert ranking.rank([worry], NOW, query_valence=0.7) == [] and ranking.rank([worry], NOW) == []
 
 
+def test_rank_keeps_a_row_that_says_a_thing_the_question_names():
+    floor = ranking.RELEVANCE_FLOOR
+    walk = cand(1, floor - 0.1, text="Dana just got back from a long walk with her dog Max.", source="fallback")
+    other = cand(2, floor - 0.1, text="Dana went to the cinema.", source="fallback")
+    assert [x.candidate.id for x in ranking.rank([walk, other], NOW, nouns=frozenset({"dog"}))] == [1]
+    assert ranking.rank([walk, other], NOW) == []
+    from memory.recall import named_nouns
+    assert named_nouns("Can you remind me what my dog is called?") == {"dog"}
+
+
 def test_rank_affect_compatibility():
     r = ranking.rank([cand(1, 0.5, valence=0.8), cand(2, 0.5, valence=-0.7)], NOW, query_valence=-0.6)
     assert r[0].candidate.id == 2
