@@ -78,6 +78,8 @@ class EchoGuard:
         "person" (a suspect turn is a person after all: barge-in now), "echo" (a suspect turn
         ended: drop it). turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
         signal = step.signal
+        if self.monitor is not None:
+            self.monitor.learn(voiced)
         if self.suspect:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self.suspect = False

@@ -25,7 +25,7 @@ from .convert import StreamResampler
 from .sources import Frame
 
 ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arrive (delay + reverberation)
-CONVERGED_SECONDS = 1.0  # played audio the canceller must have seen before its output is trusted
+LEARNED_FRAMES = 10  # frames of echo the canceller must have taken before its residue is trusted
 _SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
 _SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
 RESIDUAL_FRAMES = 300  # the played frames (about 10 s) the canceller's residue is learned from
@@ -126,7 +126,7 @@ class FrameLevels:
     mic: float  # the microphone as it came
     cleaned: float  # after the echo canceller
     playing: float  # the loudest played 32 ms within the echo tail before this frame
-    converged: bool  # the canceller has seen enough played audio to be trusted
+    converged: bool  # the canceller has taken enough echo for its residue to be known
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
 
 
@@ -142,7 +142,6 @@ class EchoMonitor:
         self._canceller = canceller  # audio.aec.EchoCanceller, or None (levels only)
         self._tail = int(ECHO_TAIL_SECONDS * SAMPLE_RATE / FRAME_SAMPLES)
         self._played: deque[float] = deque(maxlen=self._tail)
-        self._heard_playing = 0.0  # seconds of played audio the canceller has been given
         # what the canceller leaves of the echo, against what was playing, over the last frames
         self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._residual_gain = 1.0
@@ -154,21 +153,23 @@ class EchoMonitor:
         far = self.reference.span(end - FRAME_SAMPLES, FRAME_SAMPLES)
         far_level = mean_square(far)
         self._played.append(far_level)
-        if far_level > _SILENT:
-            self._heard_playing += FRAME_SAMPLES / SAMPLE_RATE
         if self._canceller is None or self.reference.last_played == float("-inf"):
             cleaned = frame.samples  # nothing was ever played (a fast replay): nothing to cancel
         else:
             cleaned = self._canceller.process(frame.samples, far)
         playing, cleaned_level = max(self._played), mean_square(cleaned)
-        if playing > _SILENT and cleaned_level < ECHO_DOMINATED * mean_square(frame.samples):
-            # a frame the canceller took most of is echo (a person's voice passes through it): the
-            # loud end of what it leaves of such frames is the echo's residue
-            self._left.append(cleaned_level / playing)
-            self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
         self.levels = FrameLevels(mean_square(frame.samples), cleaned_level, playing,
-                                  self._heard_playing >= CONVERGED_SECONDS, self._residual_gain * playing)
+                                  len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
+
+    def learn(self, voiced: bool) -> None:
+        """After the frame's voice was judged: a played frame the canceller took most of is echo (a
+        person's voice passes through it), and so is one with no voice in it; the loud end of what
+        the canceller leaves of those is the echo's residue."""
+        levels = self.levels
+        if levels.playing > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
+            self._left.append(levels.cleaned / levels.playing)
+            self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
 
     @property
     def echo_possible(self) -> bool:

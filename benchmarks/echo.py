@@ -35,8 +35,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.append(str(ROOT / "benchmarks"))  # after the packages: benchmarks/memory.py is no `memory`
+sys.path.append(str(ROOT / "tests"))
 
 from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402

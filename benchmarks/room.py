@@ -87,6 +87,8 @@ class Room:
         if self._resampler is None:
             self._resampler = StreamResampler(rate, SAMPLE_RATE)
         block = self._resampler.process(samples)
+        if not len(block):  # the resampler holds the first few samples back
+            return
         position = int((time.monotonic() - self._started) * SAMPLE_RATE)
         if self._cursor is not None and abs(position - self._cursor) <= SAMPLE_RATE // 10:
             position = self._cursor

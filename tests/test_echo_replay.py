@@ -41,7 +41,8 @@ def test_the_reply_heard_back_at_minus_10_db_makes_no_turn_and_stops_nothing(spe
     sink.close()
 
     answered = [r for r in records if r.reply]
-    assert len(answered) == 1
+    what = [(r.heard, r.reply, r.skipped, r.interrupted, [e.kind for e in r.events]) for r in records]
+    assert len(answered) == 1, what
     assert "quilter" in answered[0].heard.lower()
     assert not answered[0].interrupted
     assert not [e for r in records for e in r.events if isinstance(e, ev.PlaybackStopped)]
