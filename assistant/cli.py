@@ -324,13 +324,17 @@ def _quiet_alsa() -> None:
         pass
 
 
+_printed_turn = [0]  # the turn whose "you:" line was printed last
+
+
 def _print_live(event: ev.Event) -> None:
     if isinstance(event, ev.AsrDone):
+        _printed_turn[0] = event.turn_id
         print(f"you: {event.text}", flush=True)
     elif isinstance(event, ev.ReplyDone):
         print(f"hearth: {event.text}  [{time.strftime('%H:%M:%S')}]", flush=True)
-    elif isinstance(event, ev.TurnSkipped) and event.reason == "echo":  # its "you:" line was Hearth's voice
-        print("  (that was Hearth's own voice: not answered)", flush=True)
+    elif isinstance(event, ev.TurnSkipped) and event.reason == "echo" and event.turn_id == _printed_turn[0]:
+        print("  (that was Hearth's own voice: not answered)", flush=True)  # the "you:" line above was
 
 
 if __name__ == "__main__":
