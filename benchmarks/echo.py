@@ -14,7 +14,8 @@ in one run is said in silence in the next, so the two WERs compare the same word
 Reported per level (under "levels" in the JSON):
   self_interruptions  playback stopped while no person was talking
   echo_turns          a turn made from Hearth's own voice (answered, or stopping playback)
-  barge_in_detected   fraction of talk-overs (while Hearth was playing) that stopped playback
+  barge_in_detected   fraction of talk-overs that stopped playback (of those where Hearth was still
+                      playing 150 ms after the person's voice began, or had stopped by then)
   barge_in_ms         p50 / p95 from the person's speech onset to playback stopped
   double_talk_wer     word error rate of what the person said over Hearth
   clean_wer           word error rate of the same recordings said in silence
@@ -44,7 +45,8 @@ from assistant.config import load_config  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
 from assistant.loop import TurnLoop  # noqa: E402
 from audio.sources import read_audio_file  # noqa: E402
-from room import Room, RoomSink, Said, active_rms, during, load_impulse, say, silence, wait_for  # noqa: E402
+from room import (Room, RoomSink, Said, active_rms, blocks, during, load_impulse, say, silence,  # noqa: E402
+                  speech_onset, wait_for)
 from wer import word_errors  # noqa: E402
 
 SPEECH = ROOT.parent / "shared" / "data" / "speech"
@@ -87,8 +89,13 @@ def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, cli
         yield from say(room, clips[1], audio[clips[1]], said)
         yield from wait_for(lambda: loop.talking)
         yield from silence(talk_over_after)
+        # Hearth must still be playing 150 ms after the person's voice begins for a stop to be due
+        voice = audio[clips[2]]
+        due = int((speech_onset(voice) + 0.15) * 16_000)
+        yield from say(room, clips[2], voice[:due], said)
         over.append(loop.talking)
-        yield from say(room, clips[2], audio[clips[2]], said)
+        yield from blocks(voice[due:])
+        said[-1].end = said[-1].start - speech_onset(voice) + len(voice) / 16_000
         yield from wait_for(lambda: not loop.busy)
         yield from silence(1.0)
 
@@ -114,7 +121,7 @@ def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, cli
             "self_interruptions": self_interruptions, "echo_turns": echo_turns,
             "echo_dropped": sum(r.skipped == "echo" for r in records),
             "heard": {c: " ".join(h) for c, h in heard.items()}, "stops": stops,
-            "talked_over": bool(over and over[0]),
+            "talked_over": bool(over and over[0]) or (stop is not None and stop - third.start <= 0.15),
             "stop_ms": None if stop is None else (stop - third.start) * 1000}
 
 
