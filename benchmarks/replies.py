@@ -9,7 +9,8 @@ replayed through the real loop (VAD, Whisper, recall, the language model, Piper)
 one session after another on its own date; then, in a new session two days after the last, each
 probe is said and the reply that was voiced is checked: the scenario's expectations (expect_any,
 expect_unknown, avoid_any) and the general checks of assistant/reply_checks.py (perspective,
-parroting, empty, refusal, notes layout). Prints one row per probe and the totals.
+parroting, empty, refusal, notes layout). Prints one row per probe and the totals; the replies to
+what the person told Hearth in the sessions are held to the general checks too (JSON `sessions`).
 """
 
 from __future__ import annotations
@@ -68,20 +69,28 @@ def expectation_failures(probe: dict, reply: str, unknown_phrases: list[str]) ->
     return failed
 
 
-def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[str], work: Path) -> list[ProbeRow]:
-    """One scenario through the real loop; a row per probe."""
+def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[str], work: Path,
+                 told: list | None = None) -> list[ProbeRow]:
+    """One scenario through the real loop; a row per probe. `told`, if given, gets a row for each
+    reply to what the person told Hearth in the sessions before (the general checks only)."""
     person = scenario["person"]
     folder = work / scenario["id"]
     folder.mkdir(parents=True, exist_ok=True)
     config = replace(config, data_dir=str(folder / "memory"))
     store = open_memory_store(config, engines)
     said_before = [t for s in scenario["sessions"] for t in s["turns"]]
+    told = told if told is not None else []
     try:
         for n, session in enumerate(scenario["sessions"], 1):
             day = date.fromisoformat(session["date"])
             wav = synthesize_user(engines.tts, tuple(session["turns"]), folder / f"session-{n}.wav")
             memory = session_memory(store, config, engines, person, clock=dated_clock(day))
-            replay_session(wav, folder / f"session-{n}", engines, config, memory)
+            result = replay_session(wav, folder / f"session-{n}", engines, config, memory)
+            heard = [r for r in result.records if r.heard]
+            for said, r in zip(session["turns"], heard):
+                things = checks.their_things(said_before)
+                told.append(ProbeRow(scenario["id"], said, r.heard, r.reply,
+                                     checks.failed_checks(r.reply, r.heard, person, things, said_before)))
         last = max(date.fromisoformat(s["date"]) for s in scenario["sessions"])
         probes = scenario["probes"]
         wav = synthesize_user(engines.tts, tuple(p["say"] for p in probes), folder / "probes.wav")
@@ -103,6 +112,14 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     if len(turns) != len(probes):  # an utterance split in two, or one missed: say so in the table
         rows[-1].failed.append(f"heard {len(turns)} turns for {len(probes)} probes")
     return rows
+
+
+def session_summary(told: list[ProbeRow]) -> dict:
+    """The replies to what the person told Hearth: not scored as probes, but a person hears them."""
+    names = ("perspective", "parrot", "empty", "refusal", "layout")
+    return {"replies": len(told), "passed": sum(r.passed for r in told) / max(1, len(told)),
+            **{name: sum(name in r.failed for r in told) for name in names},
+            "rows": [vars(r) | {"passed": r.passed} for r in told]}
 
 
 def summarize(rows: list[ProbeRow], scenarios: list[dict]) -> dict:
@@ -155,13 +172,17 @@ def main(argv=None) -> int:
         config = replace(config, llm_endpoint=args.llm_endpoint)
     engines = load_engines(config)
     rows: list[ProbeRow] = []
+    told: list[ProbeRow] = []
     with tempfile.TemporaryDirectory(prefix="hearth-replies-") as work:
         for scenario in scenarios:
-            rows += run_scenario(scenario, engines, config, data["unknown_phrases"], Path(work))
+            rows += run_scenario(scenario, engines, config, data["unknown_phrases"], Path(work), told)
             for r in rows[-len(scenario["probes"]):]:
                 print(f"  {r.scenario}: {r.said!r} -> {r.replied!r} {','.join(r.failed) or 'ok'}", flush=True)
-    summary = summarize(rows, scenarios) | {"model": engines.llm.name}
+    summary = summarize(rows, scenarios) | {"model": engines.llm.name, "sessions": session_summary(told)}
     print_table(summary)
+    t = summary["sessions"]
+    print(f"replies to what was told in the sessions: {t['replies']}  passed {t['passed']:.2f}  perspective "
+          f"{t['perspective']}  parrots {t['parrot']}  empty {t['empty']}  refusals {t['refusal']}  layout {t['layout']}")
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
     return 0
