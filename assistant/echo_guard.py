@@ -50,7 +50,6 @@ class EchoGuard:
                 sink.echo_reference = reference
         self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
         self.suspect = False  # the utterance in progress may be Hearth's own voice
-        self._in_utterance = False  # (a person's voice must not be learned as the echo's)
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the reply worker
         self.dropped = 0  # utterances dropped as echo on their levels
@@ -79,12 +78,8 @@ class EchoGuard:
         "person" (a suspect turn is a person after all: barge-in now), "echo" (a suspect turn
         ended: drop it). turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
         signal = step.signal
-        if signal is Signal.SPEECH_START:
-            self._in_utterance = True
-        elif signal in (Signal.ENDPOINT, Signal.DISCARD):
-            self._in_utterance = False
-        elif self.monitor is not None and not self._in_utterance:
-            self.monitor.learn(voiced)  # between utterances what plays is all the microphone holds
+        if self.monitor is not None:
+            self.monitor.learn(voiced)
         if self.suspect:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self.suspect = False

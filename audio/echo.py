@@ -128,7 +128,6 @@ class FrameLevels:
     playing: float  # the loudest played 32 ms within the echo tail before this frame
     converged: bool  # the canceller has taken enough echo for its residue to be known
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
-    echo: float = 0.0  # the echo that much playing has lately put in the microphone (before cancelling)
 
 
 def mean_square(x: np.ndarray) -> float:
@@ -146,8 +145,6 @@ class EchoMonitor:
         # what the canceller leaves of the echo, against what was playing, over the last frames
         self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._residual_gain = 1.0
-        self._path: deque[float] = deque(maxlen=RESIDUAL_FRAMES)  # microphone against playing, of echo
-        self._echo_gain = 1.0
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 
     def clean(self, frame: Frame) -> Frame:
@@ -162,21 +159,17 @@ class EchoMonitor:
             cleaned = self._canceller.process(frame.samples, far)
         playing, cleaned_level = max(self._played), mean_square(cleaned)
         self.levels = FrameLevels(mean_square(frame.samples), cleaned_level, playing,
-                                  len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing,
-                                  self._echo_gain * playing)
+                                  len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
     def learn(self, voiced: bool) -> None:
-        """After the frame's voice was judged, for a frame outside any utterance: a played frame the
-        canceller took most of is echo (a person's voice passes through it), and so is one with no
-        voice in it; the loud end of what the canceller leaves of those is the echo's residue, and of
-        what the microphone held, the echo's level."""
+        """After the frame's voice was judged: a played frame the canceller took most of is echo (a
+        person's voice passes through it), and so is one with no voice in it; the loud end of what
+        the canceller leaves of those is the echo's residue."""
         levels = self.levels
         if levels.playing > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
             self._left.append(levels.cleaned / levels.playing)
             self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
-            self._path.append(levels.mic / levels.playing)
-            self._echo_gain = float(np.percentile(self._path, RESIDUAL_PERCENTILE))
 
     @property
     def echo_possible(self) -> bool:

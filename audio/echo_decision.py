@@ -17,7 +17,6 @@ from .echo import FrameLevels
 
 PERSON_RATIO_DB = -6.0  # the cleaned signal keeps at least a quarter of the microphone's energy
 RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has lately left
-ECHO_MARGIN_DB = 6.0  # or the microphone holds this much more than the echo of what played would
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
@@ -36,9 +35,7 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     converged its estimate explains nothing, so nothing is confirmed on it yet. After, the
     frames speak for a person when the cleaned signal keeps most of the microphone's energy
     (an echo loses most of it to the canceller, a person's voice passes through) and stands well
-    above what the canceller has lately left of the echo of that much playing; or when the
-    microphone itself holds well more than that much playing has lately put in it (the canceller
-    may hold a person's first syllables down while it tells double talk from echo)."""
+    above what the canceller has lately left of the echo of that much playing."""
     if not echo_possible:
         return True
     recent = list(frames)[-ONSET_FRAMES:]
@@ -49,9 +46,6 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     if cleaned / len(recent) < QUIET:
         return False
     residual = sum(f.residual for f in recent)
-    echo = sum(f.echo for f in recent)
-    if _db(mic / max(echo, 1e-12)) >= ECHO_MARGIN_DB:
-        return True
     return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
 
 
