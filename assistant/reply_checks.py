@@ -77,7 +77,7 @@ def claims_their_things(reply: str, things: set[str]) -> list[str]:
 _OWN_VERBS = {"don't", "do", "didn't", "can", "can't", "could", "would", "will", "won't", "think", "hope", "remember",
               "know", "believe", "see", "hear", "understand", "love", "like", "guess", "bet", "wish", "mean", "sorry",
               "glad", "happy", "afraid", "not", "so", "really", "also", "just", "here", "sure", "have", "had", "must",
-              "should", "may", "might", "am", "was", "have", "'m", "'ve", "'d", "'ll", "got", "noted", "recall", "wonder"}
+              "should", "may", "might", "am", "was", "'m", "'ve", "'d", "'ll", "got", "noted", "recall", "wonder"}
 _I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
 
 
@@ -88,7 +88,7 @@ _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
-    theirs = {w[:4] for text in said for m in _I_CLAUSE.finditer(text) for w in [m.group(1).lower()]}
+    theirs = {m.group(1).lower()[:4] for text in said for m in _I_CLAUSE.finditer(text)}
     theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
     theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
     asked_of_them = any(_SELF_QUESTION.search(text) for text in said)
@@ -238,8 +238,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myse
 
 
 def their_words_as_yours(text: str) -> str:
-    """The person's own words, quoted in a note about them, turned to them: "I have to give a
-    speech" → "you have to give a speech"."""
+    """Words in the person's voice said to them: "I have to give a speech" → "you have to give a
+    speech" (a reply that told what they did as Hearth's own doing)."""
     def turn(m: re.Match) -> str:
         said = m.group(0)
         new = _FIRST_TO_SECOND[said.lower()]
