@@ -30,7 +30,8 @@ def _find(sd, wanted: int | str | None, kind: str) -> tuple[int, dict[str, Any]]
     devices = [dict(d, index=i) for i, d in enumerate(sd.query_devices())]
     usable = [d for d in devices if d[channels_key] > 0]
     if not usable:
-        raise AudioInputError(f"no audio {kind} device found; 'hearth replay FILE' works without one")
+        asked = f"unknown {kind} device {wanted!r}: " if wanted not in (None, "") else ""
+        raise AudioInputError(f"{asked}no audio {kind} device found; 'hearth replay FILE' works without one")
     if wanted is None or wanted == "":
         default = sd.default.device[0 if kind == "input" else 1]
         chosen = next((d for d in usable if d["index"] == default), usable[0])
