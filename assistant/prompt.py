@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from memory.ranking import estimate_tokens, repeats, word_set
 
+from . import reply_checks
 from .reply_checks import first_person
 
 SYSTEM_PROMPT = (
@@ -15,7 +16,7 @@ SYSTEM_PROMPT = (
     "repeating their words. When {person} asks about something from before, answer from what they told you; "
     "if they never told you, say you don't know."
 )
-UNNAMED = "the user"  # who the system prompt speaks of when Hearth does not know the person's name
+UNNAMED = reply_checks.UNNAMED  # who the system prompt speaks of when Hearth does not know the person's name
 
 NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
 

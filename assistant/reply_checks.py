@@ -37,12 +37,24 @@ _GREETING = re.compile(r"\b(?:hi|hello|hey|thanks|thank you|bye|goodbye|morning|
                        r"yes|no|okay|ok|sure|oh|well|again)[ ,]*$", re.I)
 
 
+# What the system prompt calls a person whose name Hearth does not know (assistant/prompt.UNNAMED),
+# and what a small model then calls them: "The user did not know."
+UNNAMED = "the user"
+
+
+def _names(person: str) -> list[str]:
+    named = person and person.lower() not in {"me", "person", "you", UNNAMED}
+    return [person, UNNAMED] if named else [UNNAMED]
+
+
 def third_person_slips(reply: str, person: str) -> list[str]:
-    """Places where the reply talks about the person by name instead of to them: their name as a
-    subject ("Dana remembers", "Dana is") or a possessive ("Dana's dog"). A name that addresses them
-    ("Hi Dana,", "…, Dana!") is fine."""
-    if not person or person.lower() in {"me", "person", "you"}:
-        return []
+    """Places where the reply talks about the person instead of to them: their name (or "the user")
+    as a subject ("Dana remembers", "Dana is") or a possessive ("Dana's dog"). A name that addresses
+    them ("Hi Dana,", "…, Dana!") is fine."""
+    return [slip for name in _names(person) for slip in _slips(reply, name)]
+
+
+def _slips(reply: str, person: str) -> list[str]:
     slips = []
     for m in re.finditer(rf"\b{re.escape(person)}\b", reply, re.I):
         after = reply[m.end():]
@@ -178,7 +190,9 @@ def second_person(sentence: str, person: str, things: set[str]) -> str:
     """A sentence about the person by name said to them instead: "Dana's dog" → "your dog",
     "Dana is worried" → "you are worried", "Dana remembers" → "you remember", and "my dog" → "your
     dog" where the dog is theirs. A slip a small model makes often; the words stay its own."""
-    out = _name_to(sentence, person, "you", "your", _YOU_VERB)
+    out = sentence
+    for name in _names(person):
+        out = _name_to(out, name, "you", "your", _YOU_VERB)
     for m in reversed(list(_THEIR.finditer(out))):  # from the end: earlier positions stay put
         if any(w in things for w in m.group(1).lower().split()):
             out = out[:m.start()] + _cased("your", m.group(0)) + out[m.start() + 2:]
@@ -218,7 +232,7 @@ def _name_to(text: str, person: str, subject_word: str, possessive_word: str, ve
         verb = verbs.get(low) or (low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
         return cased(subject_word, m) + " " + verb
 
-    return re.sub(rf"\b({re.escape(person)})\s+([A-Za-z']+)", subject, out)
+    return re.sub(rf"\b({re.escape(person)})\s+([A-Za-z']+)", subject, out, flags=re.I)
 
 
 def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> str:

@@ -25,8 +25,12 @@ def test_addressing_the_person_by_name_is_not():
         assert rc.third_person_slips(reply, "Omar") == [], reply
 
 
-def test_an_unnamed_person_has_no_name_to_slip_on():
+def test_an_unnamed_person_is_not_the_user():
     assert rc.third_person_slips("Me remembers that.", "me") == []
+    assert rc.third_person_slips("The user did not know.", "me") == ["The user did"]
+    assert rc.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
+    assert rc.second_person("The user did not know.", "", set()) == "You did not know."
+    assert rc.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
 
 
 def test_their_things_said_as_hearths_own():
