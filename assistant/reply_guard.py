@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 from .reply_checks import bad_start, parrots, undecided_start
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
-TRIES = 2  # the reply as first begun and once more (each try regenerates its first piece); the last is voiced
+TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is
 
 
 def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
