@@ -11,14 +11,27 @@ from . import reply_checks
 from .reply_checks import first_person
 
 SYSTEM_PROMPT = (
-    "You are Hearth, a friendly voice assistant on {person}'s desk, talking with {person}. Everything you say "
-    "is spoken aloud: answer what {person} just said in one or two short, plain sentences of your own, never "
-    "repeating their words. When {person} asks about something from before, answer from what they told you; "
-    "if they never told you, say you don't know."
+    "You are Hearth, a warm voice assistant talking with {person}. Your words are spoken aloud, so reply in one "
+    "or two short sentences, speaking to {person} as \"you\". Use what {person} told you before to answer. "
+    "If the answer is not in it, say you don't know."
 )
 UNNAMED = reply_checks.UNNAMED  # who the system prompt speaks of when Hearth does not know the person's name
 
 NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
+
+# A worked example of each kind of turn, between the system prompt and the history: a question the
+# notes answer (said to "you"), one they do not (admitted), and a remark answered in Hearth's own
+# words. A 0.5B model follows a shown reply far better than a described one: on hand-made cases it
+# stopped answering "I don't know what your dog is called" with the dog's name in its notes. The
+# examples are about nobody Hearth knows, and stay put, so llama.cpp keeps them cached with the
+# system prompt.
+EXAMPLES = (
+    (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n- I had pasta for lunch.\n\n"
+     "Who plays the trumpet?", "Your neighbour Tom does, at night."),
+    (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n\nWhat's my favourite film?",
+     "I don't know, you haven't told me your favourite film yet."),
+    ("I had a long day at work today.", "That sounds tiring. Do you want to talk about it?"),
+)
 
 
 @dataclass
@@ -70,14 +83,15 @@ def same_reply(reply: str, earlier: str, share: float = 0.8) -> bool:
 def build_messages(user_text: str, history: History, memory_block: str = "", speaker: str | None = None) -> list[dict]:
     """Ordered so llama.cpp can reuse its cache: what changes least comes first.
 
-    The system prompt and the history are a prefix shared with the previous turn's prompt; the
+    The system prompt, the worked examples and the history are a prefix shared with the previous
+    turn's prompt; the
     memory notes, which change every turn, come last, in the person's message just before what
     they said, so only they and the new words need evaluating. (Small models use notes there far
     more reliably than in a system message.) The notes are in the person's own words
     (`in_my_words`).
     """
     messages = [{"role": "system", "content": SYSTEM_PROMPT.format(person=speaker or UNNAMED)}]
-    for user, assistant in history.turns:
+    for user, assistant in (*EXAMPLES, *history.turns):
         messages.append({"role": "user", "content": user})
         messages.append({"role": "assistant", "content": assistant})
     notes = in_my_words(memory_block, speaker)
@@ -91,8 +105,14 @@ def in_my_words(block: str, name: str | None) -> str:
     dog", "Dana is worried" → "I am worried". Written about them in the third person, the notes
     were read back so ("Dana remembers Max"); in their own words, the model answers them as "you",
     as it answers anything the person says."""
-    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(line[2:], name or ""))
+    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(_SCAFFOLD.sub("", line[2:]), name or ""))
                      if line.startswith("- ") else line for line in block.splitlines())
+
+
+# The labels an integrative memory's text carries ("Earlier: 1 December 2026: …. Now: …."): the
+# small model read "Earlier: <date>:" as a header and answered "you haven't told me" past the fact
+# after it. The sentences alone say the same.
+_SCAFFOLD = re.compile(r"\b(?:Earlier|Now)(?: \([^)]*\))?:\s*(?:\d{1,2} [A-Z][a-z]+ \d{4}:\s*)?")
 
 
 # A feeling's note ("Dana feels worried about Max: Max is limping"): said as a sentence, its cause

@@ -1,4 +1,4 @@
-from assistant.prompt import (NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
+from assistant.prompt import (EXAMPLES, NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
                               same_reply)
 from memory.ranking import estimate_tokens
 
@@ -9,8 +9,10 @@ def test_prompt_prefix_is_shared_between_turns_and_memory_comes_last():
     history.add("How is Biscuit?", "He is resting.")
     second = build_messages("And Anna?", history, "- Anna is planning a trip")
     assert first[0] == second[0] and first[0]["content"] == SYSTEM_PROMPT.format(person=UNNAMED)
-    assert second[1:3] == [{"role": "user", "content": "How is Biscuit?"},
-                           {"role": "assistant", "content": "He is resting."}]
+    shown = 1 + 2 * len(EXAMPLES)  # the system prompt, then the worked examples, then the history
+    assert first[:shown] == second[:shown]
+    assert second[shown:shown + 2] == [{"role": "user", "content": "How is Biscuit?"},
+                                       {"role": "assistant", "content": "He is resting."}]
     assert second[-1]["role"] == "user" and "Anna is planning" in second[-1]["content"]
     assert second[-1]["content"].endswith("\n\nAnd Anna?")
 
@@ -29,7 +31,9 @@ def test_no_memory_no_notes_and_history_is_bounded():
     for n in range(5):
         history.add(f"q{n}", f"a{n}")
     messages = build_messages("hi", history, "", speaker="Dana")
-    assert [m["content"] for m in messages[1:]] == ["q3", "a3", "q4", "a4", "hi"]
+    shown = [text for example in EXAMPLES for text in example]
+    assert [m["content"] for m in messages[1:]] == shown + ["q3", "a3", "q4", "a4", "hi"]
+    assert [m["role"] for m in messages[1:len(shown) + 1]] == ["user", "assistant"] * len(EXAMPLES)
     assert "Dana" in messages[0]["content"]
 
 
@@ -123,3 +127,12 @@ def test_replies_that_use_the_persons_words_are_kept():
     h.add("Thanks.", "You're welcome.")
     h.add("My dog Biscuit has been limping since Sunday and I am worried.", "Limping since Sunday?")
     assert [reply for _, reply in h.turns] == ["Your dog is doing well.", "You're welcome.", "Limping since Sunday?"]
+
+
+def test_an_integrative_memory_is_given_as_its_sentences_without_its_labels():
+    notes = ("1 December 2026 (today):\n- Earlier: 1 December 2026: Dana walked her dog Max. "
+             "Now: Dana is worried about Max.\n- Earlier: Dana lived in Leeds. Now (3 May 2026): Dana lives in Bristol.")
+    last = build_messages("Where do I live?", History(), notes, speaker="Dana")[-1]["content"]
+    assert "- I walked her dog Max. I am worried about Max.\n" in last
+    assert "- I lived in Leeds. I live in Bristol.\n" in last
+    assert "Earlier" not in last and "Now" not in last
