@@ -1,6 +1,9 @@
 """A real recording replayed through the real loop, in real time, with Hearth's reply fed back
 into the microphone as a room would carry it (benchmarks/room.py): 60 ms late, through a real
-room's impulse response, 10 dB below the person. Hearth's own voice makes no turn."""
+room's impulse response, 10 dB below the person. Hearth's own voice makes no turn.
+
+The reply comes from a scripted language model (tests/fakes.py): the test needs several seconds of
+Hearth's voice in the room whatever the bundled model would answer; every other engine is real."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from audio.convert import resample
 from audio.sources import read_audio_file
 
 from conftest import load_benchmark
+from fakes import ScriptedChat
 
 
 def test_the_reply_heard_back_at_minus_10_db_makes_no_turn_and_stops_nothing(speech_dir, engines, test_config,
@@ -28,6 +32,8 @@ def test_the_reply_heard_back_at_minus_10_db_makes_no_turn_and_stops_nothing(spe
                          gain=room_kit.Room.level_gain(-10.0, room_kit.active_rms(question), voice_rms))
     sink = room_kit.RoomSink(tmp_path, room)
     config = replace(test_config, echo_guard="speakers")
+    engines = replace(engines, llm=ScriptedChat("That is a kind thing to say about anyone. Tell me more about "
+                                                "Mister Quilter and the middle classes, I would like to hear it."))
     loop = TurnLoop(engines, sink, ev.EventBus(), MonotonicClock(), config)
     said: list = []
 
