@@ -3,10 +3,11 @@
 With echo_guard = "speakers" every input frame is cleaned of the echo of what the sink played
 (audio/echo.py), and speech that starts while that echo may be in the microphone is judged
 (audio/echo_decision.py) before it stops the reply:
-- the cleaned signal holds a person (the canceller's echo estimate does not explain it): barge-in;
-- otherwise the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is
-  judged again, and the first that holds a person confirms the barge-in then; one that ends as
-  a suspect is dropped (TurnSkipped "echo"), without a transcript or a reply.
+the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged, and
+once PERSON_FRAMES in a row hold a person (the canceller's echo estimate does not explain them)
+the barge-in is confirmed; one that ends as a suspect is dropped (TurnSkipped "echo"), without a
+transcript or a reply. A single frame is never enough: an echo the canceller has not caught up
+with (a sentence's first syllable, a change in the room) looks like a person for a frame or two.
 Any turn begun while echo was possible is also checked by its words once transcribed: most of
 them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
 
@@ -21,7 +22,7 @@ from collections import deque
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import ONSET_FRAMES, is_echo, person_speaking
+from audio.echo_decision import ONSET_FRAMES, is_echo, person_confirmed, person_run
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -50,6 +51,7 @@ class EchoGuard:
                 sink.echo_reference = reference
         self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
         self.suspect = False  # the utterance in progress may be Hearth's own voice
+        self._person_run = 0  # of a suspect utterance: voiced frames in a row that held a person
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the reply worker
         self.dropped = 0  # utterances dropped as echo on their levels
@@ -85,16 +87,17 @@ class EchoGuard:
                 self.suspect = False
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
-            if voiced and person_speaking(self._recent, self.echo_possible):
+            self._person_run = person_run(self._person_run, self._recent, voiced, self.echo_possible)
+            if person_confirmed(self._person_run):
                 self.suspect = False
                 return Step(Signal.NONE), "person"
             return Step(Signal.NONE), ""
         if signal is Signal.SPEECH_START and self.echo_possible:
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
-            if not person_speaking(self._recent, True):
-                self.suspect = True
-                return step, "suspect"
+            self.suspect = True
+            self._person_run = person_run(0, self._recent, voiced, True)
+            return step, "suspect"
         return step, ""
 
     def said(self, text: str) -> None:

@@ -20,6 +20,7 @@ RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
+PERSON_FRAMES = 3  # voiced frames in a row that hold a person before playback stops (96 ms)
 
 
 def _db(ratio: float) -> float:
@@ -47,6 +48,20 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
         return False
     residual = sum(f.residual for f in recent)
     return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
+
+
+def person_run(run: int, frames: Sequence[FrameLevels], voiced: bool, echo_possible: bool) -> int:
+    """How many voiced frames in a row have held a person, counting the one just judged (`run`: the
+    count before it). An echo passes for a person for a frame or two where the canceller falls
+    behind (a sentence's first syllable after a pause, the room's level changing); a person
+    talking over Hearth keeps talking. Unvoiced frames neither count nor break the run."""
+    if not voiced:
+        return run
+    return run + 1 if person_speaking(frames, echo_possible) else 0
+
+
+def person_confirmed(run: int) -> bool:
+    return run >= PERSON_FRAMES
 
 
 _WORD = re.compile(r"[a-z0-9']+")

@@ -27,3 +27,56 @@ class ScriptedChat:
 
     def prefill(self, messages, stop=None) -> bool:
         return True
+
+
+class ScriptedServer:
+    """An OpenAI-compatible chat server on a loopback port that streams ScriptedChat's words, for a
+    test that runs Hearth as its own process (llm_endpoint = server.url) and needs a reply of a
+    known length. It answers chat completions only; it reaches nothing itself."""
+
+    def __init__(self, reply: str, seconds_per_word: float = 0.03) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        chat = ScriptedChat(reply)
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+                import json
+                import time
+
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                server.requests += 1
+                if not body.get("stream"):
+                    self._send(json.dumps({"choices": [{"message": {"content": chat.reply}}]}).encode())
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for piece in chat.stream(body.get("messages", [])):
+                    chunk = {"choices": [{"delta": {"content": piece}}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    time.sleep(seconds_per_word)
+                self.wfile.write(b"data: [DONE]\n\n")
+
+            def _send(self, data: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._http.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._http.shutdown()
+        self._http.server_close()

@@ -11,7 +11,7 @@ from assistant.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.turns import CancelJob, StartJob, TurnPlanner
 from audio.echo import EchoReference, FrameLevels
-from audio.echo_decision import is_echo, person_speaking, share_of_own_words
+from audio.echo_decision import PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio.endpointer import Signal, Step
 
 SAID = ["Great news for Sam!", "She must be thrilled about the new puppy."]
@@ -176,3 +176,45 @@ def test_frames_read_late_by_a_busy_loop_do_not_move_the_timeline():
         clock.t = 100.0 + (index + 1) * 0.032 + (0.2 if index >= 5 else 0.0)
         ref.anchor((index + 1) * 512)
     assert ref.position_at(100.0 + 10 * 0.032) == 10 * 512
+
+
+def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
+    person, echo = [FrameLevels(1e-3, 8e-4, 1e-2, True)] * 4, [FrameLevels(1e-3, 1e-5, 1e-2, True)] * 4
+    run = 0
+    for _ in range(PERSON_FRAMES - 1):
+        run = person_run(run, person, voiced=True, echo_possible=True)
+        assert not person_confirmed(run)
+    assert person_run(run, person, voiced=False, echo_possible=True) == run  # a gap between syllables
+    assert person_run(run, echo, voiced=True, echo_possible=True) == 0  # an echo's burst, then echo again
+    assert person_confirmed(person_run(run, person, voiced=True, echo_possible=True))
+
+
+def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_person():
+    guard = EchoGuard("headphones", sink=None, clock=FakeClock())
+    guard.mode, guard.monitor = "speakers", _Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True))
+    guard._recent.extend([guard.monitor.levels] * 4)
+    start = Step(Signal.SPEECH_START, first_frame=3)
+    assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")  # even one that looks like a person
+    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "")
+    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "person")
+
+
+def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
+    guard = EchoGuard("headphones", sink=None, clock=FakeClock())
+    guard.mode, guard.monitor = "speakers", _Monitor(FrameLevels(1e-3, 1e-5, 1e-2, True))
+    guard._recent.extend([guard.monitor.levels] * 4)
+    guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
+    for _ in range(10):
+        assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "")
+    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
+
+
+class _Monitor:
+    """The guard's view of the echo canceller, fixed at one frame's levels (what is being judged)."""
+
+    def __init__(self, levels: FrameLevels) -> None:
+        self.levels = levels
+        self.echo_possible = True
+
+    def learn(self, voiced: bool) -> None:
+        pass
