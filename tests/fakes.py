@@ -14,10 +14,8 @@ class ScriptedChat:
         self.reply = reply
         self.name = "scripted"
         self.last_prompt_tokens = (0, 0)
-        self.prompts: list[list[dict]] = []
 
     def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
-        self.prompts.append(messages)
         words = self.reply.split(" ")
         for n, word in enumerate(words):
             yield word if n == 0 else " " + word
@@ -39,8 +37,6 @@ class ScriptedServer:
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         chat = ScriptedChat(reply)
-        self.requests = 0
-        server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the http.server name)
@@ -48,7 +44,6 @@ class ScriptedServer:
                 import time
 
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                server.requests += 1
                 if not body.get("stream"):
                     self._send(json.dumps({"choices": [{"message": {"content": chat.reply}}]}).encode())
                     return
