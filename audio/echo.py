@@ -28,6 +28,7 @@ ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arri
 LEARNED_FRAMES = 10  # frames of echo the canceller must have taken before its residue is trusted
 _SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
 _SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
+DRIFT_SLICES = 32  # a continuous stream moves when the clock has disagreed for this many slices
 RESIDUAL_FRAMES = 300  # the played frames (about 10 s) the canceller's residue is learned from
 RESIDUAL_PERCENTILE = 95
 ECHO_DOMINATED = 0.25  # a frame whose cleaned energy is below this share of the microphone's (-6 dB)
@@ -48,6 +49,7 @@ class EchoReference:
         self._offsets: deque[float] = deque(maxlen=ANCHOR_FRAMES)
         self._offset: float | None = None
         self._resampler: tuple[int, StreamResampler] | None = None
+        self._disagreement: deque[int] = deque(maxlen=DRIFT_SLICES)  # clock's position - cursor, lately
         self._lock = threading.Lock()
         self._said: deque[tuple[float, str]] = deque(maxlen=32)
         self.last_played = float("-inf")  # clock time the last played sample ends
@@ -79,16 +81,33 @@ class EchoReference:
             return [text for t, text in self._said if t >= since]
 
     # -- from the sinks ---------------------------------------------------------------------
-    def played(self, samples: np.ndarray, rate: int, latency: float = 0.0) -> None:
-        """A slice starts to play now (or `latency` seconds from now, for a device's buffer)."""
+    def played(self, samples: np.ndarray, rate: int, latency: float = 0.0, continuous: bool = False) -> None:
+        """A slice starts to play now (or `latency` seconds from now, for a device's buffer).
+
+        continuous: the slice follows the last one on a device that never stops (the speakers,
+        fed silence between replies), so it is placed right after it whatever the clock says; the
+        clock only moves the stream when it has disagreed by more than _SNAP for most of the last
+        DRIFT_SLICES slices (the device restarted, or its clock drifted from the microphone's).
+        A single slice's time is not trusted: a device's callback and its reported latency jitter
+        by tens of milliseconds, and a slice placed by them left holes in the reference."""
         if self._resampler is None or self._resampler[0] != rate:
             self._resampler = (rate, StreamResampler(rate, SAMPLE_RATE))
         block = self._resampler[1].process(np.asarray(samples, dtype=np.float32))
         start_time = self.now() + latency
         position = self.position_at(start_time)
         with self._lock:
-            if self._cursor is not None and abs(position - self._cursor) <= _SNAP:
-                position = self._cursor
+            if self._cursor is not None:
+                off = position - self._cursor
+                if continuous:
+                    self._disagreement.append(off)
+                    moved = float(np.median(self._disagreement))
+                    if len(self._disagreement) < DRIFT_SLICES or abs(moved) <= _SNAP:
+                        position = self._cursor
+                    else:
+                        position = self._cursor + int(moved)
+                        self._disagreement.clear()
+                elif abs(off) <= _SNAP:
+                    position = self._cursor
             self._write(position, block)
             self._cursor = position + len(block)
             self.last_played = max(self.last_played, start_time + len(block) / SAMPLE_RATE)

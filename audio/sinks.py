@@ -3,8 +3,9 @@
 Each slice is told, as it starts to play, to the sink's echo_reference if one is set (the loop
 sets it: audio/echo.py), so Hearth's own voice can be taken out of the microphone.
 
-Both play through a PacedPlayer, which hands audio out in short slices at real speed, so a
-reply can be stopped mid-sentence (barge-in) and the sink knows how much was actually heard.
+The speakers play from the device's callback (DevicePlayer), silence between replies; a wav file
+is written through a PacedPlayer, which hands audio out in short slices at real speed. Either way
+a reply can be stopped mid-sentence (barge-in) and the sink knows how much was actually heard.
 A wav sink can also take audio as fast as it comes (realtime=False), for fast replays.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Callable, Protocol
 
@@ -203,6 +205,81 @@ class WavSink:
         self._write_file()
 
 
+# The speakers' buffer. It never runs dry: the device is fed silence between replies, so its clock
+# runs on unbroken and the echo of each reply arrives where the reference placed it. (Written to
+# only while a reply played, through a 35 ms buffer, the device ran dry between replies and after
+# stalls and restarted differently each time: each reply's echo arrived 10-50 ms from where the
+# last one's had, and the canceller spent the reply's first second finding it again.)
+OUTPUT_LATENCY = 0.05
+
+
+class DevicePlayer:
+    """Hands queued audio to a sound device's callback, and silence when nothing is queued.
+
+    Every buffer the device takes, silence included, goes to `heard(block, dac_delay)` with the
+    seconds until the device plays it, so the echo reference follows the device's own clock
+    without a break. The same interface as PacedPlayer; stop() takes effect at the next buffer
+    (what the device already holds, OUTPUT_LATENCY at most, still plays).
+    """
+
+    def __init__(self, rate: int, heard: Callable[[np.ndarray, float], None]) -> None:
+        self.rate = rate
+        self._heard = heard
+        self._lock = threading.Lock()
+        self._blocks: deque[np.ndarray] = deque()
+        self._queued = 0  # samples queued in this reply
+        self._played = 0  # samples handed to the device in this reply
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def fill(self, out: np.ndarray, dac_delay: float) -> None:
+        """The device's callback: fill `out` (float32 frames) with what is queued, then silence."""
+        n = 0
+        with self._lock:
+            while n < len(out) and self._blocks:
+                block = self._blocks[0]
+                take = min(len(block), len(out) - n)
+                out[n:n + take] = block[:take]
+                if take == len(block):
+                    self._blocks.popleft()
+                else:
+                    self._blocks[0] = block[take:]
+                n += take
+            self._played += n
+            if self._played >= self._queued:
+                self._idle.set()
+        out[n:] = 0.0
+        self._heard(out.copy(), dac_delay)
+
+    def new_reply(self) -> None:
+        with self._lock:
+            self._queued = self._played = 0
+
+    def put(self, block: np.ndarray) -> None:
+        with self._lock:
+            self._queued += len(block)
+            self._blocks.append(np.asarray(block, dtype=np.float32))
+            self._idle.clear()
+
+    def wait(self, timeout: float | None = None) -> None:
+        self._idle.wait(timeout)
+
+    def stop(self) -> float:
+        with self._lock:
+            self._blocks.clear()
+            self._queued = self._played
+            self._idle.set()
+            return self._played / self.rate
+
+    @property
+    def played_seconds(self) -> float:
+        return self._played / self.rate
+
+    @property
+    def playing(self) -> bool:
+        return not self._idle.is_set()
+
+
 class SpeakerSink:
     """Plays replies on an output device, resampled to a rate the device accepts."""
 
@@ -215,20 +292,22 @@ class SpeakerSink:
         self.rate = self._accepted_rate(int(info["default_samplerate"]))
         self._resampler: StreamResampler | None = None
         self._voice_rate = 0
+        self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
+        self._player = DevicePlayer(self.rate, self._heard)
         try:
             self._stream = self._sd.OutputStream(device=self.device_index, channels=1, samplerate=self.rate,
-                                                 dtype="float32")
+                                                 dtype="float32", callback=self._callback, latency=OUTPUT_LATENCY)
             self._stream.start()
         except Exception as exc:
             raise AudioInputError(f"cannot open output device {self.name!r}: {str(exc).splitlines()[0]}") from None
-        self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
-        self._player = PacedPlayer(self.rate, self._write)
 
-    def _write(self, block: np.ndarray) -> None:  # runs on the playback thread
+    def _callback(self, outdata, frames, time_info, status) -> None:  # on the device's thread
+        self._player.fill(outdata[:, 0], max(0.0, time_info.outputBufferDacTime - time_info.currentTime))
+
+    def _heard(self, block: np.ndarray, dac_delay: float) -> None:
         reference = self.echo_reference
-        if reference is not None:  # it is heard once the device's buffer ahead of it has played
-            reference.played(block, self.rate, latency=float(self._stream.latency or 0.0))
-        self._stream.write(block.reshape(-1, 1))
+        if reference is not None:
+            reference.played(block, self.rate, latency=dac_delay, continuous=True)
 
     def _accepted_rate(self, default: int) -> int:
         for rate in (default, 48_000, 44_100, 22_050, 16_000):
@@ -262,6 +341,5 @@ class SpeakerSink:
 
     def close(self) -> None:
         self._player.stop()
-        self._player.close()
         self._stream.stop()
         self._stream.close()

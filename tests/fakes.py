@@ -7,21 +7,28 @@ from __future__ import annotations
 
 
 class ScriptedChat:
-    """A language model (models.llm.ChatModel) that always replies with the same words, a word per
-    piece: for a test of what happens around a reply of a known length, not of what it says."""
+    """A language model (models.llm.ChatModel) that replies with the given replies in turn (the first
+    again after the last), a word per piece: for a test of what happens around replies of a known
+    length, not of what they say. (Hearth leaves out a sentence it has already said, so a test that
+    needs every reply long gives each its own words.)"""
 
-    def __init__(self, reply: str) -> None:
-        self.reply = reply
+    def __init__(self, *replies: str) -> None:
+        self.replies = replies
+        self._turn = 0
         self.name = "scripted"
         self.last_prompt_tokens = (0, 0)
 
+    def _next(self) -> str:
+        reply = self.replies[self._turn % len(self.replies)]
+        self._turn += 1
+        return reply
+
     def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
-        words = self.reply.split(" ")
-        for n, word in enumerate(words):
+        for n, word in enumerate(self._next().split(" ")):
             yield word if n == 0 else " " + word
 
     def complete(self, messages, max_tokens=160, temperature=0.0) -> str:
-        return self.reply
+        return self.replies[0]  # (a memory update, say: the spoken replies keep their turn)
 
     def prefill(self, messages, stop=None) -> bool:
         return True
@@ -32,11 +39,11 @@ class ScriptedServer:
     test that runs Hearth as its own process (llm_endpoint = server.url) and needs a reply of a
     known length. It answers chat completions only; it reaches nothing itself."""
 
-    def __init__(self, reply: str, seconds_per_word: float = 0.03) -> None:
+    def __init__(self, *replies: str, seconds_per_word: float = 0.03) -> None:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-        chat = ScriptedChat(reply)
+        chat = ScriptedChat(*replies)
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the http.server name)
@@ -45,7 +52,7 @@ class ScriptedServer:
 
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 if not body.get("stream"):
-                    self._send(json.dumps({"choices": [{"message": {"content": chat.reply}}]}).encode())
+                    self._send(json.dumps({"choices": [{"message": {"content": chat.complete([])}}]}).encode())
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")

@@ -10,7 +10,7 @@ from assistant.config import Config, load_config
 from assistant.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.turns import CancelJob, StartJob, TurnPlanner
-from audio.echo import EchoReference, FrameLevels
+from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
 from audio.echo_decision import PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio.endpointer import Signal, Step
 
@@ -118,6 +118,43 @@ def test_the_reference_places_played_samples_where_they_were_played_on_the_input
     assert not ref.span(40_000, 160).any()
 
 
+def test_a_continuous_stream_is_placed_back_to_back_whatever_each_slices_time_says():
+    # The speakers' callback asks for every buffer, silence included, and its reported times jitter
+    # by tens of milliseconds, now and then by more than a hundred; the reference must hold what was played, without holes or overlaps.
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now, seconds=4.0)
+    ref.anchor(16_000)
+    rng = np.random.default_rng(1)
+    played = rng.standard_normal(100 * 160).astype(np.float32)
+    for k in range(100):
+        clock.t = 100.0 + k * 0.01
+        jitter = float(rng.uniform(-0.06, 0.06))  # each slice's time off by up to 60 ms,
+        if k % 10 == 5:
+            jitter = -0.15  # and now and then by more (a slice placed by it left a hole)
+        ref.played(played[k * 160:(k + 1) * 160], 16_000, latency=0.05 + jitter, continuous=True)
+    start = 16_000 + int(0.05 * 16_000)
+    held = ref.span(start - 1600, len(played) + 3200)
+    lag = int(np.argmax(np.correlate(held, played, mode="valid"))) - 1600
+    assert abs(lag) <= 1000  # placed where the first slice's time put it (within its jitter)
+    # (the resampler is the identity at 16 kHz, but keeps no more than it is given)
+    assert np.allclose(held[1600 + lag:1600 + lag + len(played)], played, atol=1e-4)
+
+
+def test_a_continuous_stream_follows_the_clock_once_it_has_moved_for_good():
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now, seconds=4.0)
+    ref.anchor(16_000)
+    for k in range(10):
+        clock.t = 100.0 + k * 0.01
+        ref.played(np.full(160, 0.5, dtype=np.float32), 16_000, continuous=True)
+    # the device restarted: every slice now plays 300 ms later than the stream so far would say
+    for k in range(10, 10 + DRIFT_SLICES + 5):
+        clock.t = 100.3 + k * 0.01
+        ref.played(np.full(160, 0.25, dtype=np.float32), 16_000, continuous=True)
+    last = 16_000 + int((100.3 + (9 + DRIFT_SLICES + 5) * 0.01 - 100.0) * 16_000)
+    assert np.allclose(ref.span(last - 80, 80), 0.25)  # the newest slices sit where the clock says
+
+
 def test_the_reference_keeps_the_words_said_recently():
     clock = FakeClock()
     ref = EchoReference(now=clock.now)
@@ -218,3 +255,26 @@ class _Monitor:
 
     def learn(self, voiced: bool) -> None:
         pass
+
+
+def test_the_speakers_player_gives_the_device_what_is_queued_then_silence():
+    from audio.sinks import DevicePlayer
+
+    heard = []
+    player = DevicePlayer(16_000, lambda block, delay: heard.append((block, delay)))
+    player.put(np.ones(300, dtype=np.float32))
+    assert player.playing
+    out = np.full(160, 9.0, dtype=np.float32)
+    player.fill(out, 0.05)
+    assert np.all(out == 1.0) and player.playing
+    player.fill(out, 0.05)
+    assert np.all(out[:140] == 1.0) and np.all(out[140:] == 0.0)  # the rest of the buffer is silence
+    assert not player.playing and player.played_seconds == 300 / 16_000
+    player.fill(out, 0.05)
+    assert not out.any()
+    assert [len(b) for b, _ in heard] == [160, 160, 160]  # every buffer, silence too, told as played
+    player.put(np.ones(1000, dtype=np.float32))
+    player.fill(out, 0.05)
+    assert player.stop() == (300 + 160) / 16_000 and not player.playing  # a barge-in drops the rest
+    player.fill(out, 0.05)
+    assert not out.any()

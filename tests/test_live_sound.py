@@ -292,13 +292,21 @@ def _turn_table(events: list[dict], said: list[Utterance]) -> str:
 # (tests/fakes.py): the test is of what Hearth hears while it talks, and needs replies long enough to
 # echo and to be talked over whatever the bundled model would answer (it often answers in two words).
 # Everything else, VAD, Whisper, memory, Piper, PortAudio and the sound server, is real.
-REPLY = ("That is an interesting thought, and I am glad you shared it with me. People have said many things "
-         "about it over the years. Tell me what you think of it yourself.")
+# Each reply its own words: Hearth leaves out a sentence it has said before, and every reply must be
+# long enough to echo in the room for seconds and be talked over.
+REPLIES = ("That is an interesting thought, and I am glad you shared it with me. People have said many things "
+           "about it over the years. Tell me what you think of it yourself.",
+           "Modern times have changed a great deal for everyone. Some of the old ways were better, and some were "
+           "worse. Which of them would you keep, if you could choose?",
+           "A gospel for the middle classes sounds like a grand promise. Many writers made promises of that kind "
+           "in those years. I wonder how many of them were kept in the end.",
+           "Amiable is a lovely word that we hardly hear any more. It means friendly and pleasant to be around. "
+           "Who is the most amiable person you know?")
 
 
 @pytest.fixture
 def scripted_model():
-    server = ScriptedServer(REPLY)
+    server = ScriptedServer(*REPLIES)
     yield server
     server.close()
 
