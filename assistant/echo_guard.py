@@ -37,14 +37,14 @@ HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is 
 
 class EchoGuard:
     def __init__(self, mode: str, sink, clock: Clock, canceller=None) -> None:
-        """canceller: an audio.aec.EchoCanceller (made here when None, for "speakers")."""
+        """canceller: an audio.aec canceller (a PairedCanceller made here when None, for "speakers")."""
         self.mode = ECHO_GUARD_ALIASES.get(mode, mode)
         self.monitor: EchoMonitor | None = None
         if self.mode == "speakers":
             if canceller is None:
-                from audio.aec import EchoCanceller
+                from audio.aec import PairedCanceller
 
-                canceller = EchoCanceller()
+                canceller = PairedCanceller()
             reference = EchoReference(now=clock.now)
             self.monitor = EchoMonitor(reference, canceller)
             if hasattr(sink, "echo_reference"):  # the sink places what it plays on the input timeline

@@ -158,7 +158,7 @@ class EchoMonitor:
 
     def __init__(self, reference: EchoReference, canceller) -> None:
         self.reference = reference
-        self._canceller = canceller  # audio.aec.EchoCanceller, or None (levels only)
+        self._canceller = canceller  # an audio.aec canceller, or None (levels only)
         self._tail = int(ECHO_TAIL_SECONDS * SAMPLE_RATE / FRAME_SAMPLES)
         self._played: deque[float] = deque(maxlen=self._tail)
         # what the canceller leaves of the echo, against what was playing, over the last frames

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from audio import FRAME_SAMPLES, SAMPLE_RATE
-from audio.aec import EchoCanceller
+from audio.aec import PAUSE_SECONDS, EchoCanceller, PairedCanceller
 from audio.convert import resample
 from audio.sources import read_audio_file
 
@@ -43,18 +43,19 @@ def in_room(reply: np.ndarray, room: np.ndarray, delay_ms: int, gain: float) -> 
     return np.concatenate([np.zeros(d, dtype=np.float32), echo])[: len(reply)].astype(np.float32)
 
 
-def cancel(mic: np.ndarray, played: np.ndarray) -> np.ndarray:
-    aec = EchoCanceller()
+def cancel(mic: np.ndarray, played: np.ndarray, kind=EchoCanceller) -> np.ndarray:
+    aec = kind()
     n = len(mic) // FRAME_SAMPLES * FRAME_SAMPLES
     out = np.concatenate([aec.process(mic[i:i + FRAME_SAMPLES], played[i:i + FRAME_SAMPLES])
                           for i in range(0, n, FRAME_SAMPLES)])
     return out[160:]  # the canceller gives its output 10 ms later
 
 
+@pytest.mark.parametrize("kind", [EchoCanceller, PairedCanceller])
 @pytest.mark.parametrize("delay_ms", [20, 150])
-def test_the_echo_of_what_was_played_is_lowered_by_at_least_10_db(reply, room, delay_ms):
+def test_the_echo_of_what_was_played_is_lowered_by_at_least_10_db(reply, room, delay_ms, kind):
     echo = in_room(reply, room, delay_ms, gain=0.5)
-    out = cancel(echo, reply)
+    out = cancel(echo, reply, kind)
     settled = slice(SAMPLE_RATE, len(out))  # after its first second of played audio
     assert db(echo[settled]) - db(out[settled]) >= 10.0
 
@@ -68,7 +69,8 @@ def test_without_the_played_samples_nothing_is_removed(reply, room):
     assert db(echo[settled]) - db(out[settled]) < 3.0
 
 
-def test_a_person_talking_over_the_echo_is_kept(reply, room, speech_dir):
+@pytest.mark.parametrize("kind", [EchoCanceller, PairedCanceller])
+def test_a_person_talking_over_the_echo_is_kept(reply, room, speech_dir, kind):
     person = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
     echo = in_room(reply, room, 60, gain=1.0)
     scale = np.sqrt(np.mean(person ** 2)) / np.sqrt(np.mean(echo ** 2)) * 10 ** (-10 / 20)
@@ -77,8 +79,42 @@ def test_a_person_talking_over_the_echo_is_kept(reply, room, speech_dir):
     mic = echo.copy()
     n = min(len(person), len(mic) - start)
     mic[start:start + n] += person[:n]
-    out = cancel(mic, reply)
+    out = cancel(mic, reply, kind)
     m = min(n, len(out) - start)
     span, said = slice(start, start + m), person[:m]
     # the person's voice is still there (not suppressed with the echo): within 3 dB of it
     assert db(out[span]) - db(said) > -3.0
+
+
+class ScaledCanceller:
+    """Stands in for the library's canceller where the test is of which output the pair takes: it
+    leaves a fixed share of the microphone, and counts the instances made."""
+
+    made: list["ScaledCanceller"] = []
+
+    def __init__(self) -> None:
+        self.share = 0.5 if not ScaledCanceller.made else 0.1  # the later ones cancel better
+        ScaledCanceller.made.append(self)
+
+    def process(self, near, reverse):
+        return np.asarray(near, dtype=np.float32) * self.share
+
+
+def test_playback_after_a_pause_starts_a_fresh_canceller_and_the_quieter_output_is_taken():
+    ScaledCanceller.made = []
+    pair = PairedCanceller(make=ScaledCanceller)
+    mic = np.ones(FRAME_SAMPLES, dtype=np.float32)
+    playing, quiet = np.full(FRAME_SAMPLES, 0.5, dtype=np.float32), np.zeros(FRAME_SAMPLES, dtype=np.float32)
+    assert np.allclose(pair.process(mic, playing), 0.5) and len(ScaledCanceller.made) == 1
+    pause = int(np.ceil(PAUSE_SECONDS * SAMPLE_RATE / FRAME_SAMPLES))
+    for _ in range(pause - 2):  # a pause too short: the reply goes on with the same canceller
+        pair.process(mic, quiet)
+    pair.process(mic, playing)
+    assert len(ScaledCanceller.made) == 1
+    for _ in range(pause):
+        pair.process(mic, quiet)
+    out = pair.process(mic, playing)  # playback after a pause: a fresh one, and it cancels more
+    assert len(ScaledCanceller.made) == 2 and np.allclose(out, 0.1)
+    for _ in range(20):  # while the reply plays, no other is made
+        pair.process(mic, playing)
+    assert len(ScaledCanceller.made) == 2
