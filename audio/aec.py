@@ -61,7 +61,7 @@ class EchoCanceller:
 
 
 PAUSE_SECONDS = 0.5  # nothing played for this long: the next sound played starts a fresh canceller
-FRESH_MARGIN = 0.1  # the fresh canceller's output is taken when it is 10 dB quieter (FRESH_MARGIN)
+FRESH_MARGIN = 0.1  # the fresh canceller's output is taken when it holds under a tenth of the energy (10 dB)
 _SILENT = 1e-7  # mean square of a played block below which nothing was playing (-70 dBFS)
 
 
