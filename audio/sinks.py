@@ -11,16 +11,15 @@ A wav sink can also take audio as fast as it comes (realtime=False), for fast re
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
-from collections import deque
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from .convert import StreamResampler
+from .players import DevicePlayer, PacedPlayer
 from .sources import AudioInputError
 
 
@@ -40,78 +39,6 @@ class AudioSink(Protocol):
     def playing(self) -> bool: ...
 
     def close(self) -> None: ...
-
-
-class PacedPlayer:
-    """A thread that writes queued audio in slices of `slice_seconds` to `write`, at real speed.
-
-    `write` blocks for as long as the slice lasts (a sound device does this by itself; the
-    wav sink sleeps). stop() takes effect at the next slice boundary.
-    """
-
-    def __init__(self, rate: int, write: Callable[[np.ndarray], None], slice_seconds: float = 0.02) -> None:
-        self.rate = rate
-        self._write = write
-        self._slice = max(1, int(rate * slice_seconds))
-        self._queue: queue.Queue[np.ndarray | None] = queue.Queue()
-        self._lock = threading.Lock()
-        self._generation = 0
-        self._queued = 0  # samples queued in this reply
-        self._played = 0  # samples written in this reply
-        self._idle = threading.Event()
-        self._idle.set()
-        self._thread = threading.Thread(target=self._run, name="playback", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            generation, block = item
-            for start in range(0, len(block), self._slice):
-                with self._lock:
-                    if generation != self._generation:
-                        break
-                self._write(block[start : start + self._slice])
-                with self._lock:
-                    if generation == self._generation:
-                        self._played += len(block[start : start + self._slice])
-            with self._lock:
-                if self._played >= self._queued:
-                    self._idle.set()
-
-    def new_reply(self) -> None:
-        with self._lock:
-            self._queued = self._played = 0
-
-    def put(self, block: np.ndarray) -> None:
-        with self._lock:
-            self._queued += len(block)
-            self._idle.clear()
-            self._queue.put((self._generation, block))
-
-    def wait(self, timeout: float | None = None) -> None:
-        self._idle.wait(timeout)
-
-    def stop(self) -> float:
-        with self._lock:
-            self._generation += 1
-            self._queued = self._played
-            self._idle.set()
-            return self._played / self.rate
-
-    @property
-    def played_seconds(self) -> float:
-        return self._played / self.rate
-
-    @property
-    def playing(self) -> bool:
-        return not self._idle.is_set()
-
-    def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=5)
 
 
 class WavSink:
@@ -211,73 +138,6 @@ class WavSink:
 # stalls and restarted differently each time: each reply's echo arrived 10-50 ms from where the
 # last one's had, and the canceller spent the reply's first second finding it again.)
 OUTPUT_LATENCY = 0.05
-
-
-class DevicePlayer:
-    """Hands queued audio to a sound device's callback, and silence when nothing is queued.
-
-    Every buffer the device takes, silence included, goes to `heard(block, dac_delay)` with the
-    seconds until the device plays it, so the echo reference follows the device's own clock
-    without a break. The same interface as PacedPlayer; stop() takes effect at the next buffer
-    (what the device already holds, OUTPUT_LATENCY at most, still plays).
-    """
-
-    def __init__(self, rate: int, heard: Callable[[np.ndarray, float], None]) -> None:
-        self.rate = rate
-        self._heard = heard
-        self._lock = threading.Lock()
-        self._blocks: deque[np.ndarray] = deque()
-        self._queued = 0  # samples queued in this reply
-        self._played = 0  # samples handed to the device in this reply
-        self._idle = threading.Event()
-        self._idle.set()
-
-    def fill(self, out: np.ndarray, dac_delay: float) -> None:
-        """The device's callback: fill `out` (float32 frames) with what is queued, then silence."""
-        n = 0
-        with self._lock:
-            while n < len(out) and self._blocks:
-                block = self._blocks[0]
-                take = min(len(block), len(out) - n)
-                out[n:n + take] = block[:take]
-                if take == len(block):
-                    self._blocks.popleft()
-                else:
-                    self._blocks[0] = block[take:]
-                n += take
-            self._played += n
-            if self._played >= self._queued:
-                self._idle.set()
-        out[n:] = 0.0
-        self._heard(out.copy(), dac_delay)
-
-    def new_reply(self) -> None:
-        with self._lock:
-            self._queued = self._played = 0
-
-    def put(self, block: np.ndarray) -> None:
-        with self._lock:
-            self._queued += len(block)
-            self._blocks.append(np.asarray(block, dtype=np.float32))
-            self._idle.clear()
-
-    def wait(self, timeout: float | None = None) -> None:
-        self._idle.wait(timeout)
-
-    def stop(self) -> float:
-        with self._lock:
-            self._blocks.clear()
-            self._queued = self._played
-            self._idle.set()
-            return self._played / self.rate
-
-    @property
-    def played_seconds(self) -> float:
-        return self._played / self.rate
-
-    @property
-    def playing(self) -> bool:
-        return not self._idle.is_set()
 
 
 class SpeakerSink:

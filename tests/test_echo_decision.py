@@ -258,7 +258,7 @@ class _Monitor:
 
 
 def test_the_speakers_player_gives_the_device_what_is_queued_then_silence():
-    from audio.sinks import DevicePlayer
+    from audio.players import DevicePlayer
 
     heard = []
     player = DevicePlayer(16_000, lambda block, delay: heard.append((block, delay)))
