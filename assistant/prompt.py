@@ -7,15 +7,13 @@ from dataclasses import dataclass, field
 
 from memory.ranking import estimate_tokens, repeats, word_set
 
-from . import reply_checks
-from .reply_checks import first_person
+from .reply_checks import UNNAMED, first_person
 
 SYSTEM_PROMPT = (
     "You are Hearth, a warm voice assistant talking with {person}. Your words are spoken aloud, so reply in one "
     "or two short sentences, speaking to {person} as \"you\". Use what {person} told you before to answer. "
     "If the answer is not in it, say you don't know."
 )
-UNNAMED = reply_checks.UNNAMED  # who the system prompt speaks of when Hearth does not know the person's name
 
 NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
 
@@ -84,9 +82,8 @@ def build_messages(user_text: str, history: History, memory_block: str = "", spe
     """Ordered so llama.cpp can reuse its cache: what changes least comes first.
 
     The system prompt, the worked examples and the history are a prefix shared with the previous
-    turn's prompt; the
-    memory notes, which change every turn, come last, in the person's message just before what
-    they said, so only they and the new words need evaluating. (Small models use notes there far
+    turn's prompt; the memory notes, which change every turn, come last, in the person's message
+    just before what they said, so only they and the new words need evaluating. (Small models use notes there far
     more reliably than in a system message.) The notes are in the person's own words
     (`in_my_words`).
     """

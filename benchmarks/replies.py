@@ -80,6 +80,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     store = open_memory_store(config, engines)
     said_before = [t for s in scenario["sessions"] for t in s["turns"]]
     told = told if told is not None else []
+    things_told = checks.their_things(said_before)
     try:
         for n, session in enumerate(scenario["sessions"], 1):
             day = date.fromisoformat(session["date"])
@@ -88,9 +89,8 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
             result = replay_session(wav, folder / f"session-{n}", engines, config, memory)
             heard = [r for r in result.records if r.heard]
             for said, r in zip(session["turns"], heard):
-                things = checks.their_things(said_before)
                 told.append(ProbeRow(scenario["id"], said, r.heard, r.reply,
-                                     checks.failed_checks(r.reply, r.heard, person, things, said_before)))
+                                     checks.failed_checks(r.reply, r.heard, person, things_told, said_before)))
         last = max(date.fromisoformat(s["date"]) for s in scenario["sessions"])
         probes = scenario["probes"]
         wav = synthesize_user(engines.tts, tuple(p["say"] for p in probes), folder / "probes.wav")
