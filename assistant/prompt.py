@@ -30,6 +30,11 @@ EXAMPLES = (
      "I don't know, you haven't told me your favourite film yet."),
     ("I had a long day at work today.", "That sounds tiring. Do you want to talk about it?"),
 )
+# What the examples' person said and noted: never a reply's words (a 0.5B model now and then answered
+# "What did I do before that?" with "I had a long day at work today."). The examples' replies are the
+# pattern to follow, so they are not in it.
+EXAMPLE_WORDS = tuple(dict.fromkeys(line.removeprefix("- ") for user, _ in EXAMPLES for line in user.splitlines()
+                                    if line.strip() and line != NOTES_INTRO))
 
 
 @dataclass

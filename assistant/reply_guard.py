@@ -20,7 +20,8 @@ TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever
 
 def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
-    one per line ("" at first). `earlier`: the replies in the history, whose starts are not copied."""
+    one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
+    copied: the prompt's worked examples), whose starts are not copied."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
@@ -42,7 +43,7 @@ def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier:
 
 def own_words(pieces: Iterator[str], heard: str, earlier: list[str]) -> Iterator[str]:
     """The pieces after the first, less any that only repeats what the person just said or what an
-    earlier reply said (`earlier`: the replies in the history)."""
+    earlier reply said (`earlier`: the replies in the history, and the other words not to be copied)."""
     for n, piece in enumerate(pieces):
         if n and (parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)):
             continue

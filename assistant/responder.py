@@ -25,7 +25,7 @@ from .heap import release_free_memory
 from .engines import Engines
 from .household import Household
 from .jobs import Background, Job, JobCancelled
-from .prompt import History, build_messages
+from .prompt import EXAMPLE_WORDS, History, build_messages
 from .prompt_cache import PromptCache
 from .reply_checks import FALLBACK_REPLY, repaired
 from .reply_guard import begun_well, continued, own_words
@@ -343,7 +343,8 @@ class Responder:
         def reply(avoid: str):
             return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=clause_words)
 
-        earlier = [said for _, said in self.history.turns]
+        # not to be copied: the earlier replies, and what the worked examples' person said
+        earlier = [said for _, said in self.history.turns] + list(EXAMPLE_WORDS)
         for piece in own_words(begun_well(reply, job.heard, earlier), job.heard, earlier):
             sentence = continued(spoken[-1] if spoken else "", repair(spoken_form(piece)))
             if not sentence:
