@@ -88,33 +88,49 @@ def test_a_person_talking_over_the_echo_is_kept(reply, room, speech_dir, kind):
 
 class ScaledCanceller:
     """Stands in for the library's canceller where the test is of which output the pair takes: it
-    leaves a fixed share of the microphone, and counts the instances made."""
+    leaves a fixed share of the microphone (the next of SHARES for each one made)."""
 
+    SHARES: list[float] = []
     made: list["ScaledCanceller"] = []
 
     def __init__(self) -> None:
-        self.share = 0.5 if not ScaledCanceller.made else 0.1  # the later ones cancel better
+        self.share = ScaledCanceller.SHARES[len(ScaledCanceller.made)]
         ScaledCanceller.made.append(self)
 
     def process(self, near, reverse):
         return np.asarray(near, dtype=np.float32) * self.share
 
 
-def test_playback_after_a_pause_starts_a_fresh_canceller_and_the_quieter_output_is_taken():
-    ScaledCanceller.made = []
-    pair = PairedCanceller(make=ScaledCanceller)
-    mic = np.ones(FRAME_SAMPLES, dtype=np.float32)
-    playing, quiet = np.full(FRAME_SAMPLES, 0.5, dtype=np.float32), np.zeros(FRAME_SAMPLES, dtype=np.float32)
-    assert np.allclose(pair.process(mic, playing), 0.5) and len(ScaledCanceller.made) == 1
-    pause = int(np.ceil(PAUSE_SECONDS * SAMPLE_RATE / FRAME_SAMPLES))
-    for _ in range(pause - 2):  # a pause too short: the reply goes on with the same canceller
-        pair.process(mic, quiet)
-    pair.process(mic, playing)
+MIC = np.ones(FRAME_SAMPLES, dtype=np.float32)
+PLAYING = np.full(FRAME_SAMPLES, 0.5, dtype=np.float32)
+QUIET = np.zeros(FRAME_SAMPLES, dtype=np.float32)
+PAUSE = int(np.ceil(PAUSE_SECONDS * SAMPLE_RATE / FRAME_SAMPLES))
+
+
+def pair_of(*shares: float) -> PairedCanceller:
+    ScaledCanceller.SHARES, ScaledCanceller.made = list(shares), []
+    return PairedCanceller(make=ScaledCanceller)
+
+
+def test_playback_after_a_pause_starts_a_fresh_canceller_which_takes_over_where_the_old_one_lost_the_echo():
+    pair = pair_of(0.9, 0.1, 0.5)  # the long-running one takes almost nothing off; the fresh one most
+    assert np.allclose(pair.process(MIC, PLAYING), 0.9) and len(ScaledCanceller.made) == 1
+    for _ in range(PAUSE - 2):  # a pause too short: the reply goes on with the same canceller
+        pair.process(MIC, QUIET)
+    pair.process(MIC, PLAYING)
     assert len(ScaledCanceller.made) == 1
-    for _ in range(pause):
-        pair.process(mic, quiet)
-    out = pair.process(mic, playing)  # playback after a pause: a fresh one, and it cancels more
-    assert len(ScaledCanceller.made) == 2 and np.allclose(out, 0.1)
-    for _ in range(20):  # while the reply plays, no other is made
-        pair.process(mic, playing)
+    for _ in range(PAUSE):
+        pair.process(MIC, QUIET)
+    assert np.allclose(pair.process(MIC, PLAYING), 0.1) and len(ScaledCanceller.made) == 2
+    for _ in range(20):  # it carries on alone: no other is made while the reply plays
+        assert np.allclose(pair.process(MIC, PLAYING), 0.1)
+    assert len(ScaledCanceller.made) == 2
+
+
+def test_a_long_running_canceller_that_still_takes_the_echo_keeps_its_place():
+    pair = pair_of(0.5, 0.01)  # it leaves a quarter of the energy; the fresh one far less, but no matter
+    for _ in range(PAUSE):
+        pair.process(MIC, QUIET)
+    for _ in range(20):
+        assert np.allclose(pair.process(MIC, PLAYING), 0.5)
     assert len(ScaledCanceller.made) == 2
