@@ -314,8 +314,8 @@ def scripted_model():
 # Not yet part of the suite. With every reply seconds long, the speakers fed silence between replies
 # and the paired canceller (audio/aec.py), 12 runs here (35%, 60% and 66%, four each, over three
 # versions of the pair's hand-over) made no turn from Hearth's own voice, but in one (35%) the
-# person's barge-in was heard 0.9 s late and playback stopped after 1.07 s: the canceller holds the first syllables of double talk down (issue 21 is open
-# for it). A test that fails by chance would reject good work, so it runs when asked: HEARTH_LIVE_SOUND=1.
+# person's barge-in was heard 0.9 s late and playback stopped after 1.07 s: the canceller holds the
+# first syllables of double talk down (issue 21 is open for it). A test that fails by chance would reject good work, so it runs when asked: HEARTH_LIVE_SOUND=1.
 @pytest.mark.skipif(os.environ.get("HEARTH_LIVE_SOUND") != "1",
                     reason="a barge-in is now and then heard late (issue 21): HEARTH_LIVE_SOUND=1 runs it")
 def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path, scripted_model):
