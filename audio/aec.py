@@ -75,8 +75,8 @@ class PairedCanceller:
     Measured through the PulseAudio room: the long-running canceller took 50-60 dB of echo off a
     reply, but at the start of a reply after the person had talked over the last one it now and then
     took almost nothing for 200-300 ms (long enough to pass for a person), while one started in the
-    pause before that reply cancelled it from its first syllable. Switching block by block to
-    whichever was quieter made self-interruptions in the echo benchmark's reverberant room (2 in 5
+    pause before that reply cancelled it from its first syllable. Switching block by block (to
+    the fresh one wherever it was 10 dB quieter) made self-interruptions in the echo benchmark's reverberant room (2 in 5
     conversations at -6 dB, none with one canceller); handing over once, only where the old one
     lost the echo, made 1."""
 
