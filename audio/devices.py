@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .sources import AudioInputError
+from .errors import AudioInputError
 
 PORTAUDIO_HINT = (
     "PortAudio is not installed (on Debian/Ubuntu: sudo apt-get install libportaudio2); "

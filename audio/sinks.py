@@ -20,7 +20,7 @@ import numpy as np
 
 from .convert import StreamResampler
 from .players import DevicePlayer, PacedPlayer
-from .sources import AudioInputError
+from .errors import AudioInputError
 
 
 class AudioSink(Protocol):

@@ -17,12 +17,9 @@ import numpy as np
 
 from . import FRAME_SAMPLES, SAMPLE_RATE
 from .convert import StreamResampler, to_mono
+from .errors import AudioInputError
 
 log = logging.getLogger(__name__)
-
-
-class AudioInputError(Exception):
-    """A recording or input device that cannot be used; the message is one line."""
 
 
 @dataclass(frozen=True)
