@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from . import ModelError
+from .internals import require_internals
 
 
 SAMPLE_RATE = 16000
@@ -40,6 +41,19 @@ def ran_away(text: str, audio_seconds: float) -> bool:
     return bool(_REPEATS.search(text)) or len(text.split()) > audio_seconds * MAX_WORDS_PER_SECOND + 3
 
 
+FASTER_WHISPER_PINNED = "1.2.1"  # = pyproject.toml's pin; the internals below are this version's
+WHISPER_MODEL_INTERNALS = ("model.is_multilingual", "model.encode", "model.generate", "hf_tokenizer",
+                           "get_prompt", "feature_extractor")
+FASTER_WHISPER_FUNCTIONS = ("tokenizer.Tokenizer", "transcribe.get_suppressed_tokens", "audio.pad_or_trim")
+
+
+def check_whisper_internals(model, faster_whisper_module) -> None:
+    """ModelError if this faster-whisper lacks what WhisperTranscriber reaches into (models/internals.py)."""
+    require_internals("faster-whisper", FASTER_WHISPER_PINNED, "models/asr.py",
+                      [("WhisperModel", model, WHISPER_MODEL_INTERNALS),
+                       ("faster_whisper", faster_whisper_module, FASTER_WHISPER_FUNCTIONS)])
+
+
 class WhisperTranscriber:
     def __init__(self, model_dir: Path, threads: int = 2, compute_type: str = "int8", beam_size: int = 1,
                  name: str | None = None) -> None:
@@ -53,6 +67,11 @@ class WhisperTranscriber:
                                        cpu_threads=threads, local_files_only=True)
         except Exception as exc:
             raise ModelError(f"cannot load the speech model in {model_dir}: {str(exc).splitlines()[0]}") from None
+        import faster_whisper.audio
+        import faster_whisper.tokenizer
+        import faster_whisper.transcribe
+
+        check_whisper_internals(self._model, faster_whisper)
         self.name = name or model_dir.name
         self.beam_size = beam_size
         # An English-only model (".en") must not be asked to detect the language; a multilingual

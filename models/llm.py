@@ -8,9 +8,10 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Generator, Iterator, Protocol
 
 from . import ModelError
+from .internals import require_internals
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
@@ -26,15 +27,29 @@ class ChatModel(Protocol):
     last_prompt_tokens: tuple[int, int]
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Iterator[str]:
+               avoid: str = "") -> Generator[str, None, None]:
         """Yield the reply's text piece by piece as it is generated. `avoid`: replies begun and thrown
-        away, one per line; the new one may not begin with their first tokens (where the model allows)."""
+        away, one per line; the new one may not begin with their first tokens (where the model allows).
+        A generator: close() stops the generation."""
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
 
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Optional: evaluate a prompt ahead of time (a no-op where the model is remote), giving up
         as soon as stop() says so. True when all of it was evaluated."""
+
+
+LLAMA_CPP_PINNED = "0.3.36"  # = pyproject.toml's pin; the internals below are this version's
+LLAMA_INTERNALS = ("input_ids", "n_tokens", "_requires_eval", "_sampler", "_ctx.ctx", "eval", "metadata",
+                   "chat_format", "chat_handler")
+LLAMA_CPP_FUNCTIONS = ("llama_state_seq_get_size", "llama_state_seq_get_data", "llama_state_seq_set_data",
+                       "llama_chat_format.Jinja2ChatFormatter")
+
+
+def check_llama_internals(llm, llama_cpp_module) -> None:
+    """ModelError if this llama-cpp-python lacks what LlamaCppChat reaches into (models/internals.py)."""
+    require_internals("llama-cpp-python", LLAMA_CPP_PINNED, "models/llm.py",
+                      [("Llama", llm, LLAMA_INTERNALS), ("llama_cpp", llama_cpp_module, LLAMA_CPP_FUNCTIONS)])
 
 
 class LlamaCppChat:
@@ -54,6 +69,9 @@ class LlamaCppChat:
                               seed=seed, verbose=False)
         except Exception as exc:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
+        import llama_cpp
+
+        check_llama_internals(self._llm, llama_cpp)
         self.name = path.name
         # Every completion samples from this seed, so a reply follows from its prompt alone (not from
         # how many completions came before it, as llama-cpp-python's own seed chain would have it).
@@ -62,7 +80,7 @@ class LlamaCppChat:
         self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Iterator[str]:
+               avoid: str = "") -> Generator[str, None, None]:
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         # A reply's first token, unspaced, stands only at its start (later words carry a space), so
         # banning it changes how the reply begins and little else. One start thrown away per line.
@@ -218,7 +236,7 @@ class OpenAICompatChat:
             raise ModelError(f"language model server {self.url} unreachable: {getattr(exc, 'reason', exc)}") from None
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Iterator[str]:
+               avoid: str = "") -> Generator[str, None, None]:
         # (`avoid` is not passed on: a server's token ids are its own, and its model is seldom this small)
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                 "temperature": temperature, "stream": True}
