@@ -30,11 +30,11 @@ def sqlite_module():
     return dbapi2
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def _is_locked(exc: BaseException) -> bool:
+def is_locked(exc: BaseException) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
 
@@ -47,7 +47,7 @@ def probe(path: Path, sqlite) -> int:
     try:
         conn = sqlite.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
     except sqlite.Error as exc:
-        raise MemoryStoreError(f"cannot open the memory store {path}: {_one_line(exc)}") from None
+        raise MemoryStoreError(f"cannot open the memory store {path}: {one_line(exc)}") from None
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -61,10 +61,10 @@ def probe(path: Path, sqlite) -> int:
                 raise MemoryStoreError(f"the memory store {path} is damaged ({detail}); it was left unchanged")
         return version
     except sqlite.Error as exc:
-        if _is_locked(exc):
+        if is_locked(exc):
             raise MemoryStoreError(f"the memory store {path} is locked by another program; close it and retry") from None
         raise MemoryStoreError(f"the memory store {path} is damaged or not a Hearth database "
-                               f"({_one_line(exc)}); it was left unchanged") from None
+                               f"({one_line(exc)}); it was left unchanged") from None
     finally:
         conn.close()
 
@@ -79,17 +79,17 @@ def connect(path: Path, timeout: float = 2.0):
         try:  # the folder holds what people said: only its owner may look inside
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
-            raise MemoryStoreError(f"cannot create the memory folder {path.parent}: {_one_line(exc)}") from None
+            raise MemoryStoreError(f"cannot create the memory folder {path.parent}: {one_line(exc)}") from None
         try:
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:
             probe(path, sqlite)
         except OSError as exc:
-            raise MemoryStoreError(f"cannot create the memory store {path}: {_one_line(exc)}") from None
+            raise MemoryStoreError(f"cannot create the memory store {path}: {one_line(exc)}") from None
     try:
         conn = sqlite.connect(str(path), timeout=timeout, isolation_level=None, check_same_thread=False)
     except sqlite.Error as exc:
-        raise MemoryStoreError(f"cannot open the memory store {path}: {_one_line(exc)}") from None
+        raise MemoryStoreError(f"cannot open the memory store {path}: {one_line(exc)}") from None
     try:
         load_vec(conn)
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
@@ -102,9 +102,9 @@ def connect(path: Path, timeout: float = 2.0):
         raise
     except sqlite.Error as exc:
         conn.close()
-        if _is_locked(exc):
+        if is_locked(exc):
             raise MemoryStoreError(f"the memory store {path} is locked by another program; close it and retry") from None
-        raise MemoryStoreError(f"cannot open the memory store {path}: {_one_line(exc)}") from None
+        raise MemoryStoreError(f"cannot open the memory store {path}: {one_line(exc)}") from None
     return conn
 
 
@@ -116,7 +116,7 @@ def load_vec(conn) -> None:
         sqlite_vec.load(conn)
         conn.enable_load_extension(False)
     except Exception as exc:
-        raise MemoryStoreError(f"cannot load sqlite-vec: {_one_line(exc)}") from None
+        raise MemoryStoreError(f"cannot load sqlite-vec: {one_line(exc)}") from None
 
 
 def migrate(conn, path: Path, target: int | None = None) -> int:

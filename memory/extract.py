@@ -10,8 +10,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from text.words import split_sentences
+
 from . import lexicon as lx
-from .affect import Affect, detect_affect, sentences
+from .affect import Affect, detect_affect
 from .dates import DateMention, absolutise, resolve_dates
 
 
@@ -48,7 +50,7 @@ def _word_re(phrase: str) -> re.Pattern:
     return re.compile(r"(?<![\w'])" + re.escape(phrase) + r"(?:s|es|'s)?(?![\w])", re.I)
 
 
-_CUE_RES = {schema: re.compile(r"(?<![\w])(" + "|".join(re.escape(c) for c in cues) + r")", re.I)
+CUE_PATTERNS = {schema: re.compile(r"(?<![\w])(" + "|".join(re.escape(c) for c in cues) + r")", re.I)
             for schema, cues in lx.SCHEMA_CUES.items()}
 _NOUNS = sorted(lx.ENTITY_NOUNS, key=len, reverse=True)
 _NOUN_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in _NOUNS) + r")s?(?![\w])", re.I)
@@ -62,7 +64,7 @@ _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
 def schema_scores(text: str) -> dict[str, int]:
     """How many cue words of each schema the text holds."""
     scores = {}
-    for schema, pattern in _CUE_RES.items():
+    for schema, pattern in CUE_PATTERNS.items():
         n = len(pattern.findall(text))
         if n:
             scores[schema] = n
@@ -75,7 +77,7 @@ def _strip_possessive(name: str) -> str:
 
 def _sentence_starts(text: str) -> set[int]:
     starts, pos = {0}, 0
-    for s in sentences(text):
+    for s in split_sentences(text):
         at = text.find(s, pos)
         if at >= 0:
             starts.add(at)
@@ -219,7 +221,7 @@ def third_person(text: str, name: str) -> str:
 def informative(text: str) -> list[str]:
     """The turn's sentences that carry information: no questions, no greetings or small talk (a turn
     that only asks something is kept as a raw turn but makes no memory item)."""
-    return [s for s in sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
+    return [s for s in split_sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
 
 
 def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:

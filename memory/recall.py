@@ -20,7 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from .affect import detect_affect
-from .extract import Known, _CUE_RES
+from .extract import CUE_PATTERNS, Known
 from .lexicon import ENTITY_NOUNS
 from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
@@ -112,7 +112,7 @@ class Recaller:
             for m in alias_re.finditer(text):
                 for eid in alias.get(m.group(1).lower(), ()):
                     found[eid] = 1.0
-        for schema, pattern in _CUE_RES.items():
+        for schema, pattern in CUE_PATTERNS.items():
             if pattern.search(text):
                 for eid in by_schema.get(schema, []):
                     found.setdefault(eid, 0.6)
@@ -195,16 +195,10 @@ class Recaller:
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int) -> list[tuple[int, float, float]]:
         """(row id, similarity, match weight) of the `want` best rows by the full score, one matrix product."""
-        matrix = self.store.matrix(self.person_id, kind)
-        with self.store._lock:
-            n = matrix.n
-            if n == 0:
-                return []
-            sims = matrix.vectors[:n] @ q
-            entity = matrix.entity[:n].copy()
-            days = matrix.day[:n].copy()
-            valences = matrix.valence[:n].copy()
-            ids = matrix.ids[:n].copy()
+        sims, entity, days, valences, ids = self.store.scored_rows(self.person_id, kind, q)
+        n = len(ids)
+        if n == 0:
+            return []
         weights = np.zeros(n, dtype=np.float32)
         if matched:
             keys = np.fromiter(matched.keys(), dtype=np.int64, count=len(matched))

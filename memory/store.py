@@ -83,8 +83,9 @@ class Memory:
 class MemoryStore:
     """Open with `MemoryStore(path)`; raises MemoryStoreError (one line) when the file is unusable."""
 
-    def __init__(self, path: Path, timeout: float = 2.0) -> None:
+    def __init__(self, path: Path, timeout: float = 2.0, embedder=None) -> None:
         self.path = Path(path)
+        self.embedder = embedder  # models.embedder.TextEmbedder: what a person's memory embeds text with
         self.conn = db.connect(self.path, timeout)
         self._sqlite = db.sqlite_module()
         self._lock = threading.RLock()
@@ -140,8 +141,8 @@ class MemoryStore:
         try:
             return self.conn.execute(sql, params)
         except self._sqlite.Error as exc:
-            msg = db._one_line(exc)
-            if db._is_locked(exc):
+            msg = db.one_line(exc)
+            if db.is_locked(exc):
                 raise MemoryStoreError(f"the memory store {self.path} is locked by another program; "
                                        "nothing was written") from None
             raise MemoryStoreError(f"memory store error ({msg})") from None
@@ -511,6 +512,15 @@ class MemoryStore:
                 metas = self._metas(kind, person_id)
                 self._matrices[key] = _Matrix(ids, vectors, [metas.get(int(i), RowMeta()) for i in ids])
             return self._matrices[key]
+
+    def scored_rows(self, person_id: int, kind: str, query: np.ndarray):
+        """(similarities to `query`, entity ids, day numbers, valences, row ids) of every row in the
+        person's matrix, read together under the lock (a commit patches the matrix in place)."""
+        matrix = self.matrix(person_id, kind)
+        with self._lock:
+            n = matrix.n
+            return (matrix.vectors[:n] @ query, matrix.entity[:n].copy(), matrix.day[:n].copy(),
+                    matrix.valence[:n].copy(), matrix.ids[:n].copy())
 
     def drop_person_caches(self, *person_ids: int) -> None:
         """Forget the in-memory matrices of people whose rows moved or went (merge, forget): they

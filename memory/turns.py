@@ -30,10 +30,8 @@ SAME_TOPIC = 0.55    # similarity a turn needs to update an item it does not nam
 
 
 def open_store(data_dir: Path, embedder=None, timeout: float = 2.0) -> MemoryStore:
-    """The default store, `data_dir/hearth.db` (created owner-only). The embedder is attached for recall."""
-    store = MemoryStore(Path(data_dir).expanduser() / DB_NAME, timeout=timeout)
-    store.embedder = embedder
-    return store
+    """The default store, `data_dir/hearth.db` (created owner-only), with the embedder recall uses."""
+    return MemoryStore(Path(data_dir).expanduser() / DB_NAME, timeout=timeout, embedder=embedder)
 
 
 class PersonMemory:
@@ -41,7 +39,7 @@ class PersonMemory:
                  clock: Callable[[], datetime] = datetime.now, embedder=None, k: int = 12,
                  budget_tokens: int = 200) -> None:
         self.store, self.person_id, self.llm, self.clock = store, person_id, llm, clock
-        self.embedder = embedder or getattr(store, "embedder", None)
+        self.embedder = embedder or store.embedder
         if self.embedder is None:
             raise MemoryStoreError("PersonMemory needs a text embedder (open_store(data_dir, embedder))")
         person = store.person(person_id)
