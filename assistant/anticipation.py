@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from text.words import NUMBER_WORDS
+
 
 @dataclass(frozen=True)
 class Anticipation:
@@ -16,9 +18,7 @@ class Anticipation:
 
 
 # Whisper writes a number as a word in one pass and as digits in the next ("Four" and "4").
-_NUMBERS = {w: str(n) for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty".split())}
+_NUMBERS = {w: str(n) for n, w in enumerate(NUMBER_WORDS)}
 
 
 def _words(text: str) -> list[str]:

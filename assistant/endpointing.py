@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-# Words that leave a thought hanging: "and then I..." is not the end of a turn.
-_TRAILING = {"and", "but", "or", "so", "because", "then", "if", "when", "that", "the", "a", "an", "to", "of",
-             "my", "i", "we", "he", "she", "they", "with", "um", "uh", "like", "which", "who", "is", "was", "for",
-             "from", "in", "on", "at"}
+from text.words import ends_hanging
 
 
 def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
@@ -22,9 +17,8 @@ def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, l
         return base_ms
     if text.endswith(("...", "…", "-", ",")):
         return longer
-    last = re.sub(r"[^\w']", "", text.split()[-1]).lower()
-    if last in _TRAILING:
-        return longer
-    if text.endswith("?"):
+    if text.endswith("?"):  # before the hanging word: "Where are you from?" is finished
         return shorter
+    if ends_hanging(text):
+        return longer
     return base_ms

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Generator, Iterable
 
 from memory.ranking import DAY_HEADER
+from text.words import LEANING_WORDS, sentence_ends
 
 from .prompt import NOTES_INTRO
 
-# An end mark followed by whitespace ends a sentence, unless the word before is an abbreviation.
-_END = re.compile(r"[.!?…]+[\"')\]]*\s")
-_ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "e.g.", "i.e.", "etc.", "vs.", "no.", "jr.", "sr."}
 MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
 # Words before which a spoken sentence can pause naturally. The first piece of a reply may end
 # there (once it has CONNECTIVE_MIN_WORDS words) when the model writes no early comma.
@@ -24,9 +22,6 @@ CONNECTIVE_MIN_WORDS = 3
 _PREPOSITIONS = {"by", "in", "with", "for", "about", "from", "on", "at", "after", "before", "into"}
 PREPOSITION_MIN_WORDS = 4
 FIRST_PIECE_MAX_WORDS = 10
-# Words that lean on the next one: no piece ends after them ("some of | the", "read me the | book").
-_LEANING = {"a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these", "those",
-            "of", "to", "very", "some", "any", "no", "not", "more", "most", "is", "are", "was", "were", "be"}
 # The layout of the memory notes, which a small model sometimes copies into its reply ("30 November
 # 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
 _NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.I)
@@ -38,19 +33,11 @@ def spoken_form(piece: str) -> str:
     return _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip()).strip()
 
 
-def _sentence_ends(buffer: str) -> Iterator[int]:
-    """Positions just past each real end mark of buffer (not an abbreviation, decimal or initial)."""
-    for m in _END.finditer(buffer):
-        words = buffer[: m.end()].split()
-        if words and words[-1].lower() not in _ABBREVIATIONS and not _is_decimal_or_initial(buffer, m.start()):
-            yield m.end()
-
-
 def split_complete(buffer: str) -> tuple[list[str], str]:
     """Complete sentences at the front of buffer, and the unfinished rest."""
     sentences: list[str] = []
     start = 0
-    for end in _sentence_ends(buffer):
+    for end in sentence_ends(buffer):
         candidate = buffer[start:end].strip()
         if len(candidate) < MIN_CHARS:
             continue
@@ -72,7 +59,7 @@ def _pause_break(buffer: str) -> int | None:
     words = list(re.finditer(r"\S+", buffer))
     for n, m in enumerate(words[:-1]):  # the last word may still be growing
         word = m.group().lower()
-        if n and words[n - 1].group().lower() in _LEANING:
+        if n and words[n - 1].group().lower() in LEANING_WORDS:
             continue
         connective = n >= CONNECTIVE_MIN_WORDS and word in _CONNECTIVES
         preposition = n >= PREPOSITION_MIN_WORDS and word in _PREPOSITIONS
@@ -81,16 +68,7 @@ def _pause_break(buffer: str) -> int | None:
     return None
 
 
-def _is_decimal_or_initial(buffer: str, dot_at: int) -> bool:
-    before = buffer[dot_at - 1] if dot_at > 0 else ""
-    after = buffer[dot_at + 1] if dot_at + 1 < len(buffer) else ""
-    # "J. Smith": a single capital letter before the dot
-    if before.isupper() and (dot_at < 2 or not buffer[dot_at - 2].isalpha()):
-        return True
-    return before.isdigit() and after.isdigit()
-
-
-def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) -> Iterator[str]:
+def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) -> Generator[str, None, None]:
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
     first_clause_words > 0: the very first piece may end at a comma once it has that many words,
@@ -105,7 +83,7 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) ->
         if first:
             # the very first piece goes out as soon as it is a clause or a sentence, however short
             # ("Sure!"): saying something early matters more than even phrasing
-            end = next(_sentence_ends(buffer), None)
+            end = next(sentence_ends(buffer), None)
             head, sep, tail = buffer.partition(", ")
             if sep and len(head.split()) >= first_clause_words and (end is None or end > len(head)):
                 yield head + ","

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from text.words import HANGING_WORDS, split_sentences
+
 # label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions)
 EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "worried": (-0.6, 0.6, (r"worr(y|ied|ies|ying)", r"concerned")),
@@ -57,16 +59,14 @@ def clamp_valence(value) -> float:
     return max(-1.0, min(1.0, float(value or 0.0)))
 
 
-_ABBREV = re.compile(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr|vs|etc)\.", re.I)
 _IMPLIED = ("good news", "amazing", "awesome", "wonderful", "fantastic", "adorable", "feel like a new person")
-_TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'?m|i am|i feel|i felt|feel|felt|"
-                       r"it was|it's|it is|that was|he's|she's|they're|we're|was|were|is|are|been|makes me|made me|"
-                       r"got|get|getting|totally|super|just)\b\s*)+$", re.I)
-
-
-def sentences(text: str) -> list[str]:
-    protected = _ABBREV.sub(lambda m: m.group(0)[:-1] + "\u2024", text)
-    return [s.strip().replace("\u2024", ".") for s in re.split(r"(?<=[.!?])\s+|\n+", protected) if s.strip()]
+# What leads up to a feeling word and says nothing of its cause: the words that leave a thought
+# hanging, and how a feeling is introduced ("and I'm really", "it makes me").
+_LEAD_IN = sorted(HANGING_WORDS | {"really", "a bit", "quite", "honestly", "i'?m", "i am", "i feel", "i felt", "feel",
+                                   "felt", "it was", "it's", "it is", "that was", "he's", "she's", "they're",
+                                   "we're", "been", "makes me", "made me", "got", "get", "getting", "totally",
+                                   "super", "just"}, key=len, reverse=True)
+_TRAILING = re.compile(r"(\s*\b(" + "|".join(_LEAD_IN) + r")\b\s*)+$", re.I)
 
 
 def find_emotion(text: str) -> tuple[str, re.Match] | None:
@@ -88,7 +88,7 @@ def find_emotion(text: str) -> tuple[str, re.Match] | None:
 
 def main_event(text: str, skip: str = "") -> str:
     """The turn's first informative sentence, fillers left out and sentences that only state a feeling skipped."""
-    for sentence in sentences(text):
+    for sentence in split_sentences(text):
         sentence = _FILLER.sub("", sentence).strip()
         if not sentence:
             continue
@@ -101,7 +101,7 @@ def main_event(text: str, skip: str = "") -> str:
 
 def _sentence_around(text: str, pos: int) -> tuple[str, int]:
     start = 0
-    for s in sentences(text):
+    for s in split_sentences(text):
         at = text.find(s, start)
         if at <= pos < at + len(s) + 1:
             return s, pos - at

@@ -1,6 +1,7 @@
 """Dates named in a turn, resolved against the day it was said, and dates rendered relative to now.
 
-Pure functions: no clock is read here; the caller passes the dates.
+Pure functions: no clock is read here; the caller passes the dates. The phrases are found here;
+calendar arithmetic (a month on from 31 January, the Friday before) is python-dateutil's.
 """
 
 from __future__ import annotations
@@ -9,16 +10,19 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
+
+from text.words import COUNT_WORDS, count_of, count_phrase
+
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december"]
 _MON = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {m: i + 1 for i, m in enumerate(MONTHS)}
-_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-        "nine": 9, "ten": 10, "couple of": 2, "few": 3}
+_WEEKDAYS = (MO, TU, WE, TH, FR, SA, SU)
 _FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan|planning|next|tomorrow|have an?|have my|coming up|"
                      r"can't wait|looking forward|scheduled|booked|hope to|want to)\b", re.I)
 _MONTH_RE = "|".join(sorted(_MON, key=len, reverse=True))
-_N_RE = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)"
+_N_RE = "(" + "|".join([r"\d+", *sorted(COUNT_WORDS, key=len, reverse=True)]) + ")"
 
 
 @dataclass(frozen=True)
@@ -26,10 +30,6 @@ class DateMention:
     phrase: str   # as written in the turn
     when: date    # resolved
     start: int    # offset in the text
-
-
-def _num(word: str) -> int:
-    return int(word) if word.isdigit() else _NUM[word.lower()]
 
 
 def _future(text: str) -> bool:
@@ -71,19 +71,16 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
                   "this morning": 0, "the day after tomorrow": 2, "tomorrow": 1}[m[1].lower()]
         add(m, said_on + timedelta(days=offset))
     for m in re.finditer(rf"\b(next|last|this|on|coming|past)? ?({'|'.join(WEEKDAYS)})s?\b", text, re.I):
-        target = WEEKDAYS.index(m[2].lower())
-        mode = (m[1] or "").lower()
-        ahead = (target - said_on.weekday()) % 7
-        behind = (said_on.weekday() - target) % 7
-        if mode == "next":
-            days = ahead + 7 if ahead == 0 else ahead
-        elif mode in ("last", "past"):
-            days = -(behind or 7)
-        elif mode in ("this", "coming"):
-            days = ahead
-        else:
-            days = ahead if future else -(behind or 7)
-        add(m, said_on + timedelta(days=days))
+        weekday = _WEEKDAYS[WEEKDAYS.index(m[2].lower())]
+        mode = (m[1] or "on").lower()
+        if mode == "on":  # "on Monday": the coming one if the turn is about the future, else the last
+            mode = "this" if future else "last"
+        if mode == "next":  # the first after today
+            add(m, said_on + relativedelta(days=1, weekday=weekday(+1)))
+        elif mode in ("last", "past"):  # the last before today
+            add(m, said_on + relativedelta(days=-1, weekday=weekday(-1)))
+        else:  # "this" or "coming": today or the first after it
+            add(m, said_on + relativedelta(weekday=weekday(+1)))
     for m in re.finditer(rf"\b(?:in|since|during|until|by|last|next|this)? ?(early |late |mid-?)?({_MONTH_RE})\b(?: (\d{{4}}))?",
                          text, re.I):
         word = m[2].lower()
@@ -101,9 +98,9 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
         day = {"early ": 5, "late ": 25}.get((m[1] or "").lower(), 15 if m[1] else 1)
         add(m, _month_day(year, month, day))
     for m in re.finditer(rf"\b{_N_RE} (day|week|month|year)s? ago\b", text, re.I):
-        add(m, _shift(said_on, -_num(m[1]), m[2].lower()))
+        add(m, _shift(said_on, -count_of(m[1]), m[2].lower()))
     for m in re.finditer(rf"\bin {_N_RE} (day|week|month|year)s?\b", text, re.I):
-        add(m, _shift(said_on, _num(m[1]), m[2].lower()))
+        add(m, _shift(said_on, count_of(m[1]), m[2].lower()))
     for m in re.finditer(r"\b(next|last|this) (week|weekend|month|year)\b", text, re.I):
         sign = {"next": 1, "last": -1, "this": 0}[m[1].lower()]
         unit = m[2].lower()
@@ -120,15 +117,8 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
 
 
 def _shift(day: date, n: int, unit: str) -> date:
-    if unit == "day":
-        return day + timedelta(days=n)
-    if unit == "week":
-        return day + timedelta(weeks=n)
-    if unit == "month":
-        month = day.month - 1 + n
-        year = day.year + month // 12
-        return date(year, month % 12 + 1, min(day.day, 28))
-    return _month_day(day.year + n, day.month, min(day.day, 28)) or day
+    """n days, weeks, months or years on (back, if negative); a month on from 31 January is 28 or 29 February."""
+    return day + relativedelta(**{f"{unit}s": n})
 
 
 def format_date(day: date) -> str:
@@ -149,14 +139,6 @@ def absolutise(text: str, mentions: list[DateMention]) -> str:
     return "".join(out)
 
 
-_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
-
-
-def _count(n: int, unit: str) -> str:
-    word = _WORDS[n] if n < len(_WORDS) else str(n)
-    return f"{word} {unit}{'s' if n != 1 else ''}"
-
-
 def relative(day: date | datetime | str, now: date | datetime) -> str:
     """'today', 'yesterday', 'three weeks ago', 'in two months', 'last year'... relative to now."""
     if isinstance(day, str):
@@ -174,16 +156,16 @@ def relative(day: date | datetime | str, now: date | datetime) -> str:
     if delta == 1:
         return "tomorrow"
     if n < 7:
-        phrase = _count(n, "day")
+        phrase = count_phrase(n, "day")
     elif n < 14:
         return "last week" if delta < 0 else "next week"
     elif n < 31:
-        phrase = _count(n // 7, "week")
+        phrase = count_phrase(n // 7, "week")
     elif n < 365:
         months = max(1, round(n / 30.4))
         if months == 12:
             return "a year ago" if delta < 0 else "in a year"
-        phrase = _count(months, "month")
+        phrase = count_phrase(months, "month")
     else:
-        phrase = _count(round(n / 365), "year")
+        phrase = count_phrase(round(n / 365), "year")
     return f"{phrase} ago" if delta < 0 else f"in {phrase}"

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from text.words import split_sentences
+
 from .affect import compatibility
 from .dates import MONTHS, format_date, relative
 
@@ -131,11 +133,9 @@ def focus(text: str, query_words: set[str], max_words: int) -> str:
 
     A memory within `max_words` is kept whole; a single overlong sentence keeps the window of
     `max_words` words that shares most with the query, marked with '…' where it was cut."""
-    from .affect import sentences
-
     if len(text.split()) <= max_words:
         return text
-    parts = sentences(text)
+    parts = split_sentences(text)
     scored = sorted(range(len(parts)), key=lambda i: (-len(content_words(parts[i]) & query_words), i))
     chosen, used = [], 0
     for i in scored:

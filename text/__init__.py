@@ -1,0 +1,1 @@
+"""Hearth's word rules, shared by the loop, memory and the engines (text/words.py)."""

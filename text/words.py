@@ -1,0 +1,86 @@
+"""Hearth's word rules in one place: where a sentence ends, the words that leave a thought
+hanging, abbreviations, and numbers written as words. Pure: constants and functions only.
+
+Written here rather than taken from a library: the maintained sentence splitters either need
+data downloaded at run time (NLTK's punkt) or are not in the registry, and these rules are small
+and tuned to speech and to a streaming reply (a sentence ends only once what follows has begun).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+# Lower case, with their dot: a dot after these does not end a sentence.
+ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "mt.", "jr.", "sr.", "vs.", "etc.", "e.g.", "i.e."})
+
+# Words after which a thought is not finished: a speaker who stops after "and", "the", "my" or
+# "with" is still going.
+HANGING_WORDS = frozenset({
+    "and", "but", "or", "so", "because", "then", "if", "when", "that", "which", "who", "while",
+    "the", "a", "an", "my", "your", "his", "her", "its", "our", "their", "i", "we", "he", "she", "they",
+    "to", "of", "with", "for", "from", "in", "on", "at", "like", "very", "is", "are", "was", "were", "um", "uh",
+})
+# Those, and words that a sentence may end on ("I like this") but that lean on what follows when
+# more does: a spoken reply is not cut after any of them ("some | of the", "read me the | book").
+LEANING_WORDS = HANGING_WORDS | {"this", "these", "those", "some", "any", "no", "not", "more", "most", "be"}
+
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                "fifteen sixteen seventeen eighteen nineteen twenty").split()
+# As said of a count: "a week ago", "a couple of days", "a few months".
+COUNT_WORDS = {word: n for n, word in enumerate(NUMBER_WORDS)} | {"a": 1, "an": 1, "couple of": 2, "few": 3}
+
+# An end mark, closing quotes or brackets, then whitespace: the next sentence has begun.
+_END = re.compile(r"[.!?…]+[\"')\]]*\s")
+
+
+def sentence_ends(text: str) -> Iterator[int]:
+    """Positions just past each end mark that ends a sentence (not an abbreviation's, a decimal's
+    or an initial's) and is followed by whitespace."""
+    for m in _END.finditer(text):
+        words = text[: m.end()].split()
+        if words and words[-1].lower() not in ABBREVIATIONS and not _decimal_or_initial(text, m.start()):
+            yield m.end()
+
+
+def _decimal_or_initial(text: str, dot_at: int) -> bool:
+    before = text[dot_at - 1] if dot_at > 0 else ""
+    after = text[dot_at + 1] if dot_at + 1 < len(text) else ""
+    # "J. Smith": a single capital letter before the dot
+    if before.isupper() and (dot_at < 2 or not text[dot_at - 2].isalpha()):
+        return True
+    return before.isdigit() and after.isdigit()
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of a whole text; a line break also ends one."""
+    found: list[str] = []
+    for line in text.splitlines():
+        start = 0
+        for end in sentence_ends(line + " "):
+            found.append(line[start:end].strip())
+            start = end
+        found.append(line[start:].strip())
+    return [s for s in found if s]
+
+
+def last_word(text: str) -> str:
+    """The last word, lower case, without punctuation ("" if none)."""
+    words = text.split()
+    return re.sub(r"[^\w']", "", words[-1]).lower() if words else ""
+
+
+def ends_hanging(text: str) -> bool:
+    """The words stop on one that leaves the thought unfinished ("and then I...")."""
+    return last_word(text) in HANGING_WORDS
+
+
+def count_of(word: str) -> int:
+    """A count written in digits or words ("3", "three", "a", "couple of")."""
+    return int(word) if word.isdigit() else COUNT_WORDS[word.lower()]
+
+
+def count_phrase(n: int, unit: str) -> str:
+    """'one day', 'three weeks', '25 years'."""
+    word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return f"{word} {unit}{'s' if n != 1 else ''}"
