@@ -137,17 +137,22 @@ def _window(args) -> bool:
     return not getattr(args, "no_tui", False) and sys.stdout.isatty() and sys.stdin.isatty()
 
 
-def _household(config, engines, store):
+def _routing(config, engines, store):
+    """Whose memory each turn uses: the household's, by voice; none when memory is off."""
     from .household import Household
+    from .routing import OneMemory
 
-    return Household(store, config, engines) if store is not None else None
+    return Household(store, config, engines) if store is not None else OneMemory()
 
 
 def _tui_memory(config):
-    """For the window: the household's memory once the engines are loaded."""
+    """For the window: the household's memory and its store, once the engines are loaded."""
     from .remembering import open_memory_store
 
-    return lambda engines: _household(config, engines, open_memory_store(config, engines))
+    def make(engines):
+        store = open_memory_store(config, engines)
+        return _routing(config, engines, store), store
+    return make
 
 
 def run_replay(args, config) -> int:
@@ -171,8 +176,8 @@ def run_replay(args, config) -> int:
     try:
         for path in args.files:  # each recording is one session
             folder = output_folder(args.out, path, used)
-            memory = _household(config, engines, store)
-            results.append(replay_session(path, folder, engines, config, memory, realtime=args.realtime))
+            routing = _routing(config, engines, store)
+            results.append(replay_session(path, folder, engines, config, routing, realtime=args.realtime))
     finally:
         if store:
             store.close()
@@ -191,10 +196,14 @@ def run_demo(args, config) -> int:
 
         from .demo import PERSON, fresh_demo_config
         from .remembering import open_memory_store, session_memory
+        from .routing import OneMemory
+
+        def make(engines):
+            store = open_memory_store(demo_config, engines)
+            return OneMemory(session_memory(store, demo_config, engines, PERSON)), store
 
         demo_config = fresh_demo_config(config, out)
-        return run_tui(demo_config, "demo", [], out=out, make_memory=lambda engines: session_memory(
-            open_memory_store(demo_config, engines), demo_config, engines, PERSON))
+        return run_tui(demo_config, "demo", [], out=out, make_memory=make)
     engines = _load(config)
     print("demo: the user's side is synthesized with the bundled Piper voice, faster and higher-pitched.")
     results = demo(engines, config, out)
@@ -279,20 +288,19 @@ def run_live(args, config) -> int:
             raise HearthError(f"cannot write the events file {str(args.events)!r}: {exc.strerror}") from None
     engines = _load(config)
     store = open_memory_store(config, engines)
-    memory = _household(config, engines, store)
+    routing = _routing(config, engines, store)
     bus = ev.EventBus()
     bus.subscribe(_print_live)
     if event_log is not None:
         bus.subscribe(event_log)
     print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)
-    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, memory=memory, keep_records=LIVE_RECORDS)
+    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, routing=routing, keep_records=LIVE_RECORDS)
     try:
         loop.run(mic.frames())
     finally:
         mic.close()
         speaker.close()
-        if memory:
-            memory.end_session()
+        routing.end_session()
         if store:
             store.close()
         if event_log is not None:

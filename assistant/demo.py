@@ -29,6 +29,7 @@ from .config import Config
 from .engines import Engines
 from .loop import TurnLoop
 from .remembering import open_memory_store, session_memory
+from .routing import OneMemory, SpeakerRouting
 from .replay import EventLog, ReplayResult, write_transcript
 from .scripted import scripted_person
 
@@ -84,13 +85,12 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
     try:
         for n, lines in enumerate(SESSIONS, 1):
             user_wav = synthesize_user(engines.tts, lines, out_dir / f"session-{n}-user.wav")
-            memory = session_memory(store, config, engines, PERSON)
+            routing = OneMemory(session_memory(store, config, engines, PERSON))
             try:
                 results.append(converse(user_lines(engines.tts, lines), user_wav, out_dir / f"session-{n}", engines,
-                                        config, memory))
+                                        config, routing))
             finally:
-                if memory is not None:
-                    memory.end_session()
+                routing.end_session()
     finally:
         if store:
             store.close()
@@ -98,7 +98,7 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
 
 
 def converse(lines: list[np.ndarray], said: Path, folder: Path, engines: Engines, config: Config,
-             memory) -> ReplayResult:
+             routing: SpeakerRouting) -> ReplayResult:
     """Dana says each line in real time and waits for the reply, through the streaming loop; what
     happened goes to `folder` as a replay's does (replies, transcript.txt, events.jsonl)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -106,7 +106,7 @@ def converse(lines: list[np.ndarray], said: Path, folder: Path, engines: Engines
     bus = ev.EventBus()
     log = EventLog(folder / "events.jsonl")
     bus.subscribe(log)
-    loop = TurnLoop(engines, sink, bus, MonotonicClock(), config, memory=memory)
+    loop = TurnLoop(engines, sink, bus, MonotonicClock(), config, routing=routing)
     try:
         records = loop.run(scripted_person(lines, lambda: loop.busy, lambda: loop.talking))
     finally:

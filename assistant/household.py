@@ -10,7 +10,7 @@ can enrol by voice: "my name is Priya" → "Shall I remember your voice as Priya
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Callable
 
@@ -21,20 +21,13 @@ from memory.enrolment import EnrolmentDialog
 from memory.speakers import SpeakerBook
 
 from .config import Config
-from .remembering import LoopMemory
-
-
-@dataclass(frozen=True)
-class Speaker:
-    person_id: int | None  # None: nobody whose memories may be used
-    fields: dict  # for ev.SpeakerIdentified
-    embedding: np.ndarray | None = None
-    known: bool = False  # a named person recognised by voice, or the one person of an un-enrolled desk
-    identification: object = None  # audio.voiceprint.Identification, when a voice was compared
-    seconds: float = 0.0
+from .remembering import LoopMemory, person_id_for
+from .routing import Speaker
 
 
 class Household:
+    """Speaker routing (assistant.routing.SpeakerRouting) by voice."""
+
     def __init__(self, store: MemoryStore, config: Config, engines, clock: Callable[[], datetime] = datetime.now):
         self.store, self.config, self.engines, self.clock = store, config, engines, clock
         self.book = SpeakerBook(store, clock=clock)
@@ -62,9 +55,9 @@ class Household:
         named = not self.store.person(ident.person)["provisional"]
         return Speaker(ident.person, fields, embedding, named, ident, seconds)
 
-    def learn(self, speaker: Speaker) -> None:
+    def learn(self, speaker: Speaker | None) -> None:
         """After an answered turn: refresh a confident voiceprint, or count towards a provisional guest."""
-        if speaker.embedding is None or speaker.identification is None:
+        if speaker is None or speaker.embedding is None or speaker.identification is None:
             return
         if speaker.person_id is not None:
             self.book.refresh(speaker.person_id, speaker.embedding, speaker.identification, speaker.seconds)
@@ -72,13 +65,13 @@ class Household:
             self.book.provisional_for(speaker.embedding, speaker.identification, speaker.seconds)
 
     def _owner(self) -> int:
-        from .remembering import person_id_for
-
         return person_id_for(self.store, self.config.person)
 
     # -- the enrolment dialog ------------------------------------------------------------------
-    def dialog_step(self, text: str, speaker: Speaker):
+    def dialog_step(self, text: str, speaker: Speaker | None):
         """The dialog's answer to this utterance, if it handles it (then no LLM reply)."""
+        if speaker is None:  # identification failed
+            return None
         guest = speaker.person_id if speaker.person_id is not None and not speaker.known else None
         step = self.dialog.step(text, known=speaker.known,
                                 name_taken=lambda name: self._name_taken(name, guest))
@@ -101,9 +94,9 @@ class Household:
         return found is not None and found != except_id
 
     # -- memory for the turn --------------------------------------------------------------------
-    def memory_for(self, speaker: Speaker) -> LoopMemory | None:
+    def memory_for(self, speaker: Speaker | None) -> LoopMemory | None:
         with self._lock:
-            if speaker.person_id is None:
+            if speaker is None or speaker.person_id is None:
                 self._current = None
                 return None
             memory = self._sessions.get(speaker.person_id)
@@ -122,11 +115,6 @@ class Household:
         if self._current is None and not self.book.has_voiceprints():
             return self.memory_for(Speaker(self._owner(), {}, known=True))
         return self._current
-
-    def prepare(self, partial_text: str) -> None:
-        current = self.anticipated()
-        if current is not None:
-            current.prepare(partial_text)
 
     def flush(self) -> None:
         with self._lock:

@@ -1,15 +1,17 @@
-"""A reply job (one utterance on its way to a spoken answer) and what it holds, and a call run
-beside it on its own thread."""
+"""A reply job (one utterance on its way to a spoken answer) and what it holds, the utterance
+carried into the next job, and a worker that runs calls beside the reply worker."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import events as ev
+from .lifecycle import ENDED, RELEASED, STOPPED, JobEvent, JobState, next_state
 
 log = logging.getLogger(__name__)
 
@@ -18,49 +20,106 @@ class JobCancelled(Exception):
     pass
 
 
-class Background:
-    """Run one call on its own thread; result() waits for it (None if it failed, which is logged as
-    `what` failing)."""
+class Worker:
+    """One long-lived thread that runs the calls given to it in turn, beside the reply worker.
+    submit() returns at once; result(future) waits for that call's value (None if it failed, which
+    is logged as `what` failing)."""
 
-    def __init__(self, what: str, fn, *args) -> None:
-        self._value, self._what = None, what
-        self._thread = threading.Thread(target=self._run, args=(fn, args), name=what, daemon=True)
-        self._thread.start()
+    def __init__(self, what: str) -> None:
+        self._what = what
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=what.replace(" ", "-"))
 
-    def _run(self, fn, args) -> None:
+    def submit(self, fn, *args) -> Future:
+        return self._pool.submit(fn, *args)
+
+    def result(self, future: Future):
         try:
-            self._value = fn(*args)
+            return future.result()
         except Exception as exc:
             log.error("%s failed (%s)", self._what, type(exc).__name__)
             log.debug("%s failed", self._what, exc_info=True)
+            return None
 
-    def result(self):
-        self._thread.join()
-        return self._value
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass
 class Job:
+    """One utterance on its way to a spoken answer. Its state changes only through advance(), with
+    the responder's lock held, along the table in assistant/lifecycle.py."""
     job_id: int
     turn_id: int
     audio: np.ndarray
-    released: bool
-    cancelled: str = ""  # the reason, once cancelled
-    done: threading.Event = field(default_factory=threading.Event)
-    settled: threading.Event = field(default_factory=threading.Event)  # released or cancelled
+    state: JobState
+    stop_reason: str = ""  # why it was dropped ("speech resumed", "discarded", "closed")
+    done: threading.Event = field(default_factory=threading.Event)  # the reply worker is through with it
+    settled: threading.Event = field(default_factory=threading.Event)  # no longer held: released or ended
     held_events: list[ev.Event] = field(default_factory=list)
     held_audio: list[np.ndarray] = field(default_factory=list)
-    audio_started: bool = False
     sentences: list[tuple[str, float]] = field(default_factory=list)  # (sentence, reply seconds at its start)
     reply_seconds: float = 0.0
     transcript: str = ""  # the final transcript, once made (even if not worth answering)
     heard: str = ""  # what the person said (the final transcript, when it is answered)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
-    got_token: bool = False
+    first_token_reported: bool = False  # a second try (reply_guard) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
-    speaker: object = None  # assistant.household.Speaker, when voices are told apart
+    speaker: object = None  # assistant.routing.Speaker, when voices are told apart
 
     def __post_init__(self) -> None:
-        if self.released:  # not speculative: nothing to wait for
+        if self.state is not JobState.HELD:  # not speculative: nothing to wait for
             self.settled.set()
+
+    def advance(self, event: JobEvent) -> None:
+        self.state = next_state(self.state, event)
+        if self.state is not JobState.HELD:
+            self.settled.set()
+
+    @property
+    def released(self) -> bool:
+        """The endpoint confirmed it: its events go out as they happen."""
+        return self.state in RELEASED
+
+    @property
+    def stopped(self) -> bool:
+        """Ended before finishing: the worker abandons it."""
+        return self.state in STOPPED
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ENDED
+
+
+class CarriedUtterance:
+    """An utterance whose reply had not begun to play when the person went on: it is answered
+    together with what they say next, rather than dropped. Used with the responder's lock held."""
+
+    GAP = np.zeros(3200, dtype=np.float32)  # 0.2 s at 16 kHz between the two parts
+
+    def __init__(self) -> None:
+        self.audio: np.ndarray | None = None
+        self.text = ""  # its transcript, once known: partials of what follows are joined to it
+
+    def before(self, audio: np.ndarray) -> np.ndarray:
+        """The next utterance's audio, with the carried one in front of it."""
+        return audio if self.audio is None else np.concatenate([self.audio, self.GAP, audio])
+
+    def keep(self, job: Job) -> None:
+        self.audio, self.text = job.audio, job.transcript
+
+    def transcribed(self, job: Job) -> None:
+        """The job carried over was transcribed only after the person went on."""
+        if self.audio is job.audio and not self.text:
+            self.text = job.transcript
+
+    def clear(self) -> None:
+        self.audio, self.text = None, ""
+
+    def joined(self, partial: str) -> str:
+        return joined(self.text, partial)
+
+
+def joined(carried: str, partial: str) -> str:
+    """A partial transcript after an utterance carried over: both, as the final one will say them."""
+    return f"{carried.strip()} {partial.strip()}".strip() if carried.strip() else partial

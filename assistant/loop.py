@@ -10,11 +10,10 @@ compares against: no partials, no anticipation, no speculation, the whole reply 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol
+from typing import Iterator
 
 import numpy as np
 
@@ -32,24 +31,8 @@ from .engines import Engines
 from .partials import PartialTranscriber
 from .prompt import History
 from .responder import Responder
+from .routing import OneMemory, SpeakerRouting
 from .turns import CancelJob, ReleaseJob, StartJob, TurnPlanner
-
-
-class TurnMemory(Protocol):
-    """What the loop needs from memory: a block for the prompt, and a place for each turn."""
-
-    def prepare(self, partial_text: str) -> None: ...
-
-    def recall(self, text: str, like: str = "") -> tuple[str, list[dict]]: ...
-
-    def last_words(self) -> str:
-        """What the person said last, in any session ("" if nothing): the prompt is warmed with it."""
-
-    def begin_turn(self, user_text: str) -> object:
-        """The reply has started playing: store what the person said, now."""
-
-    def finish_turn(self, turn: object, reply_text: str) -> None:
-        """The reply is done (or was cut off): store what was heard of it, then learn from the turn."""
 
 
 @dataclass(frozen=True)
@@ -81,29 +64,20 @@ class TurnRecord:
 
 LIVE_RECORDS = 100  # turn records a live session keeps (the events went to the bus, the turns to memory)
 
-_NO_WORDS = re.compile(r"^[\W_]*$")
-_NON_SPEECH_TAG = re.compile(r"^\s*[\[(].*[\])]\s*$")  # "[BLANK_AUDIO]", "(music)"
-
-
-def worth_answering(text: str) -> bool:
-    """Whisper returns tags or punctuation for noise; those are not turns."""
-    return not (_NO_WORDS.match(text) or _NON_SPEECH_TAG.match(text))
-
-
 def endpoint_settings(config: Config) -> EndpointSettings:
     return EndpointSettings(end_silence_seconds=config.end_silence_ms / 1000, max_seconds=config.max_utterance_s)
 
 
 class TurnLoop:
     def __init__(self, engines: Engines, sink: AudioSink, bus: ev.EventBus, clock: Clock, config: Config,
-                 memory: TurnMemory | None = None, options: LoopOptions | None = None,
+                 routing: SpeakerRouting | None = None, options: LoopOptions | None = None,
                  keep_records: int | None = None) -> None:
         self.engines = engines
         self.sink = sink
         self.bus = bus
         self.clock = clock
         self.config = config
-        self.memory = memory
+        self.routing = routing if routing is not None else OneMemory()  # whose memory each turn uses
         self.options = options or LoopOptions()
         self.history = History(max_turns=config.history_turns)
         self.records: list[TurnRecord] = []
@@ -115,7 +89,7 @@ class TurnLoop:
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
         self.echo = EchoGuard(config.echo_guard, sink, clock)
-        self.responder = Responder(engines, sink, self._emit, clock, config, self.history, memory,
+        self.responder = Responder(engines, sink, self._emit, clock, config, self.history, self.routing,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
                                    on_transcript=self._on_silence_transcript, is_echo=self.echo.heard_echo)
 
@@ -219,6 +193,8 @@ class TurnLoop:
                     pacer.frame_read(heard.frame.media_end, listener.endpointer.in_speech)
         finally:
             self.engines.llm_gate.listening(False)
+            if partials:
+                partials.close()
             self._drain(planner)
         return self.records
 
@@ -259,9 +235,7 @@ class TurnLoop:
         replay is repeatable whatever the machine's speed; with prefill on, also for the next
         prompt's start to be evaluated, as it is while a reply plays and the person answers."""
         self.responder.wait(job_id)
-        flush = getattr(self.memory, "flush", None)
-        if flush:
-            flush()
+        self.routing.flush()
         if self.options.prefill:
             self.responder.wait_between_turns()
 

@@ -1,4 +1,5 @@
-"""Partial transcripts while the person is still speaking, on a worker so the VAD never waits.
+"""Partial transcripts while the person is still speaking, on a worker of their own (one
+long-lived thread) so the VAD never waits.
 
 Every `interval` seconds of speech the growing utterance is transcribed again, the first time half
 an interval in; each result is emitted as a PartialTranscript and handed to `on_text` (memory
@@ -8,6 +9,7 @@ anticipation, endpoint tuning).
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
@@ -28,6 +30,7 @@ class PartialTranscriber:
         self.interval = interval
         self._on_text = on_text or (lambda turn, text: None)
         self._busy = threading.Event()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="partial")
         self._last_start = -1e9
         self._turn = 0
 
@@ -44,7 +47,7 @@ class PartialTranscriber:
             return
         self._last_start = now
         self._busy.set()
-        threading.Thread(target=self._work, args=(turn_id, audio()), name="partial", daemon=True).start()
+        self._worker.submit(self._work, turn_id, audio())
 
     def _work(self, turn_id: int, samples: np.ndarray) -> None:
         try:
@@ -55,3 +58,8 @@ class PartialTranscriber:
                 self._on_text(turn_id, text)
         finally:
             self._busy.clear()
+
+    def close(self) -> None:
+        """No more partials: one still running gives up (its turn is over) and the worker ends."""
+        self._turn = 0
+        self._worker.shutdown(wait=False, cancel_futures=True)

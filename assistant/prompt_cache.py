@@ -15,6 +15,7 @@ import logging
 import threading
 from typing import Callable
 
+from .routing import TurnMemory
 from .prompt import History, build_messages, carry_notes, renewed_notes
 
 log = logging.getLogger(__name__)
@@ -32,25 +33,25 @@ class PromptCache:
         self._notes_memory = None  # whose memory they came from
         self._lock = threading.Lock()
 
-    def notes(self, memory, block: str) -> str:
+    def notes(self, memory: TurnMemory | None, block: str) -> str:
         """The notes for a prompt: carried on from the last prompt's when they were this person's."""
         with self._lock:
             if memory is None or memory is not self._notes_memory:
                 return block
             return carry_notes(self.last_notes, block, self.limit_tokens)
 
-    def use_notes(self, memory, block: str) -> str:
+    def use_notes(self, memory: TurnMemory | None, block: str) -> str:
         """The notes for a reply's prompt, kept as the ones the next prompt carries on."""
         notes = self.notes(memory, block)
         with self._lock:
             self.last_notes, self._notes_memory, self._last_block = notes, memory, block
         return notes
 
-    def prefill_partial(self, partial_text: str, memory, block: str) -> None:
+    def prefill_partial(self, partial_text: str, memory: TurnMemory | None, block: str) -> None:
         """While the person speaks: the prompt their words so far make, so the final reply only
         evaluates what changed."""
         self._prefill(build_messages(partial_text, self.history, self.notes(memory, block),
-                                     getattr(memory, "person_name", None)))
+                                     memory.person_name if memory is not None else None))
 
     def prefill_next(self, speaker: str | None) -> None:
         """Between turns: the system prompt, the history with the turn just added, and the last
@@ -62,7 +63,7 @@ class PromptCache:
             notes = self.last_notes
         self._prefill(build_messages("", self.history, notes, speaker))
 
-    def warm(self, memory_to_expect: Callable[[], object]) -> None:
+    def warm(self, memory_to_expect: Callable[[], TurnMemory | None]) -> None:
         """At start-up: the system prompt and the notes recalled for what the person said last. The
         first reply carries those notes on and evaluates only its new lines."""
         try:
@@ -75,7 +76,7 @@ class PromptCache:
                 if self._notes_memory is not None:  # the first reply got there first
                     return
                 self.last_notes, self._notes_memory, self._last_block = block, memory, block
-            self._prefill(build_messages("", self.history, block, getattr(memory, "person_name", None)))
+            self._prefill(build_messages("", self.history, block, memory.person_name))
         except Exception as exc:  # a warm-up is worth having, not worth failing for
             log.error("warming the prompt failed (%s)", type(exc).__name__)
             log.debug("warming the prompt failed", exc_info=True)

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class LoopMemory:
-    """One person's memory for one session of the loop (satisfies assistant.loop.TurnMemory)."""
+    """One person's memory for one session of the loop (satisfies assistant.routing.TurnMemory)."""
 
     def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_gate: LlmGate | None = None,
                  clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,

@@ -16,7 +16,8 @@ from . import events as ev
 from .clock import MonotonicClock, ReplayClock, follow
 from .config import Config
 from .engines import Engines
-from .loop import LoopOptions, TurnLoop, TurnMemory, TurnRecord
+from .loop import LoopOptions, TurnLoop, TurnRecord
+from .routing import OneMemory, SpeakerRouting
 from .timings import format_turn_table, stage_durations
 
 
@@ -68,7 +69,7 @@ def replay_options(realtime: bool, sequential: bool = False) -> LoopOptions:
 
 
 def replay_file(path: Path, folder: Path, engines: Engines, config: Config, realtime: bool = False,
-                memory: TurnMemory | None = None, bus: ev.EventBus | None = None,
+                routing: SpeakerRouting | None = None, bus: ev.EventBus | None = None,
                 options: LoopOptions | None = None) -> ReplayResult:
     # raises the clear error before anything is written; the silence after the recording lets its
     # last utterance reach an endpoint lengthened for a trailing word
@@ -78,7 +79,7 @@ def replay_file(path: Path, folder: Path, engines: Engines, config: Config, real
     log = EventLog(folder / "events.jsonl")
     bus.subscribe(log)
     clock = MonotonicClock() if realtime else ReplayClock()
-    loop = TurnLoop(engines, sink, bus, clock, config, memory=memory, options=options or replay_options(realtime))
+    loop = TurnLoop(engines, sink, bus, clock, config, routing=routing, options=options or replay_options(realtime))
     try:
         records = loop.run(follow(clock, source.frames()))
     finally:
@@ -88,14 +89,13 @@ def replay_file(path: Path, folder: Path, engines: Engines, config: Config, real
     return ReplayResult(Path(path), folder, records, list(sink.written))
 
 
-def replay_session(path: Path, folder: Path, engines: Engines, config: Config, memory: TurnMemory | None,
+def replay_session(path: Path, folder: Path, engines: Engines, config: Config, routing: SpeakerRouting,
                    realtime: bool = False, options: LoopOptions | None = None) -> ReplayResult:
     """Replay one recording as one session of memory, which is closed (consolidated) afterwards."""
     try:
-        return replay_file(path, folder, engines, config, realtime=realtime, memory=memory, options=options)
+        return replay_file(path, folder, engines, config, realtime=realtime, routing=routing, options=options)
     finally:
-        if memory is not None:
-            memory.end_session()
+        routing.end_session()
 
 
 def write_transcript(path: Path, records: list[TurnRecord]) -> None:

@@ -10,7 +10,7 @@ start, it copies whole sentences (what was just said, its own last reply): those
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Generator, Iterator
 
 from .reply_checks import bad_start, parrots, undecided_start
 
@@ -18,7 +18,7 @@ MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more pie
 TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is
 
 
-def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
+def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
     copied: the prompt's worked examples), whose starts are not copied."""
@@ -35,9 +35,7 @@ def begun_well(make_pieces: Callable[[str], Iterator[str]], heard: str, earlier:
             yield from head
             yield from pieces
             return
-        close = getattr(pieces, "close", None)
-        if close:
-            close()
+        pieces.close()  # the generation under it stops
         thrown.append(start)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 import time
 from typing import Callable
@@ -23,8 +24,9 @@ from .config import Config
 from .anticipation import Anticipation, stands_in_for, still_valid
 from .heap import release_free_memory
 from .engines import Engines
-from .household import Household
-from .jobs import Background, Job, JobCancelled
+from .routing import SpeakerRouting
+from .jobs import CarriedUtterance, Job, JobCancelled, Worker
+from .lifecycle import JobEvent, JobState, cancel_event
 from .prompt import EXAMPLE_WORDS, History, build_messages
 from .prompt_cache import PromptCache
 from .reply_checks import FALLBACK_REPLY, repaired
@@ -35,7 +37,7 @@ log = logging.getLogger(__name__)
 
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
-                 config: Config, history: History, memory=None, stream_audio: bool = True,
+                 config: Config, history: History, routing: SpeakerRouting, stream_audio: bool = True,
                  prefill: bool = True, on_transcript: Callable[[int, str], None] | None = None,
                  is_echo: Callable[[int, str], bool] | None = None) -> None:
         self.engines = engines
@@ -44,9 +46,7 @@ class Responder:
         self.clock = clock
         self.config = config
         self.history = history
-        self.memory = memory
-        # With voices told apart, each turn's memory is the speaker's; otherwise it is `memory` itself.
-        self.household = memory if isinstance(memory, Household) else None
+        self.routing = routing  # whose memory each turn uses
         self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
@@ -62,24 +62,19 @@ class Responder:
         self.finished: queue.Queue[int] = queue.Queue()  # job ids, read by the loop
         self._between_turns_done = threading.Event()  # set once no job is queued and the work after the last is done
         self._between_turns_done.set()
-        # An utterance whose reply had not begun to play when the person went on: it is answered
-        # together with what they say next, rather than dropped.
-        self._carry: np.ndarray | None = None
-        self._carry_text = ""  # its transcript, once known: partials of what follows are joined to it
+        self._carry = CarriedUtterance()
+        self._identifier = Worker("identifying the speaker")  # beside the ASR, for every job
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
-        self.warming = threading.Thread(target=self.prompt_cache.warm, args=(self._anticipated_memory,),
+        self.warming = threading.Thread(target=self.prompt_cache.warm, args=(routing.anticipated,),
                                         name="warm-prompt", daemon=True)
         if prefill:
             self.warming.start()
 
     # -- called from the listening thread ---------------------------------------------------
     def start(self, job_id: int, turn_id: int, audio: np.ndarray, speculative: bool) -> Job:
-        if self._carry is not None:
-            gap = np.zeros(3200, dtype=np.float32)  # 0.2 s at 16 kHz between the two parts
-            audio = np.concatenate([self._carry, gap, audio])
-        job = Job(job_id, turn_id, audio, released=not speculative)
         with self._lock:
+            job = Job(job_id, turn_id, self._carry.before(audio), JobState.HELD if speculative else JobState.RELEASED)
             self._jobs[job_id] = job
             self._between_turns_done.clear()
             self._queue.put(job)
@@ -89,11 +84,10 @@ class Responder:
         """The endpoint confirmed this job: its held events and audio go out now."""
         with self._lock:
             job = self._jobs.get(job_id)
-            if job is None or job.cancelled:
+            if job is None or job.ended:  # it lost a race with a barge-in
                 return
-            job.released = True
-            job.settled.set()
-            self._carry, self._carry_text = None, ""
+            job.advance(JobEvent.RELEASE)
+            self._carry.clear()
             for e in job.held_events:
                 self._emit_now(e)
             job.held_events.clear()
@@ -106,18 +100,17 @@ class Responder:
         None when nothing of the reply had been played (the person simply went on talking)."""
         with self._lock:
             job = self._jobs.get(job_id)
-            if job is None or job.cancelled:
+            if job is None or job.ended:
                 return None
-            job.settled.set()
-            if reason == "barge-in" and not job.audio_started:
-                job.cancelled = "continued"
-                self._carry, self._carry_text = job.audio, job.transcript
+            job.advance(cancel_event(reason))
+            if job.state is JobState.CONTINUED:
+                self._carry.keep(job)
                 self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
-                return None
-            job.cancelled = reason
-            if job.released and job.audio_started:
+            elif job.state is JobState.INTERRUPTED:
                 job.heard_seconds = self.sink.stop()
                 return job.heard_seconds
+            else:
+                job.stop_reason = reason
             return None
 
     def anticipate(self, turn_id: int, partial_text: str) -> None:
@@ -125,8 +118,8 @@ class Responder:
         evaluate the prompt they make, so the final reply only has to evaluate what changed. After
         an utterance carried over, the partial is joined to its words, as the final transcript
         will be (without them the partial covers too little of it to stand in for it)."""
-        partial_text = joined(self._carry_text, partial_text)
-        memory = self._anticipated_memory()
+        partial_text = self._carry.joined(partial_text)
+        memory = self.routing.anticipated()  # the person who spoke last, before the voice is identified
         block, memories = "", []
         if memory is not None:
             memory.prepare(partial_text)
@@ -134,10 +127,6 @@ class Responder:
         self._anticipation = Anticipation(turn_id, partial_text, block, tuple(memories), memory)
         if self.prefill:
             self.prompt_cache.prefill_partial(partial_text, memory, block)
-
-    def _anticipated_memory(self):
-        """Whose memory to look in before the voice is identified: the person who spoke last."""
-        return self.household.anticipated() if self.household else self.memory
 
     def _recall(self, job: Job, text: str) -> tuple[str, list[dict]]:
         """The anticipated lookup if it still answers the final words, else a fresh one: ranked by
@@ -179,17 +168,17 @@ class Responder:
 
     def close(self) -> None:
         with self._lock:
-            unreleased = [j.job_id for j in self._jobs.values() if not j.released]
+            unreleased = [j.job_id for j in self._jobs.values() if j.state is JobState.HELD]
         for job_id in unreleased:  # a reply made in a silence that never ended: nobody is waiting for it
             self.cancel(job_id, "closed")
         self._queue.put(None)
         self._thread.join(timeout=120)
+        self._identifier.close()
 
     # -- the worker ----------------------------------------------------------------------
     def _emit(self, job: Job, event: ev.Event) -> None:
         with self._lock:
-            if job.cancelled:
-                raise JobCancelled
+            self._check(job)
             if job.released:
                 self._emit_now(event)
             else:
@@ -197,11 +186,11 @@ class Responder:
 
     def _play(self, job: Job, chunk: np.ndarray) -> None:
         """Called with the lock held: play now if released, else hold."""
-        if not job.released:
+        if job.state is JobState.HELD:
             job.held_audio.append(chunk)
             return
-        if not job.audio_started:
-            job.audio_started = True
+        if job.state is JobState.RELEASED:
+            job.advance(JobEvent.PLAY)
             if job.memory is not None and job.heard:  # before a reply is heard, what was said is on disk
                 job.memory_turn = job.memory.begin_turn(job.heard)
             self.sink.start_reply(job.turn_id)
@@ -209,12 +198,12 @@ class Responder:
         self.sink.play(chunk, self.engines.tts.sample_rate)
 
     def _check(self, job: Job) -> None:
-        if job.cancelled:
+        if job.stopped:
             raise JobCancelled
 
     def _run(self) -> None:
         while (job := self._queue.get()) is not None:
-            if job.cancelled:  # dropped before it began
+            if job.stopped:  # dropped before it began
                 with self._lock:
                     self._jobs.pop(job.job_id, None)  # (it holds the utterance's audio)
                 job.done.set()
@@ -238,7 +227,7 @@ class Responder:
                     self._jobs.pop(job.job_id, None)
                 self.finished.put(job.job_id)
             if self.prefill and job.heard and self._queue.empty():
-                self.prompt_cache.prefill_next(getattr(job.memory, "person_name", None))
+                self.prompt_cache.prefill_next(job.memory.person_name if job.memory else None)
             if self._queue.empty():
                 release_free_memory()
             with self._lock:
@@ -246,44 +235,42 @@ class Responder:
                     self._between_turns_done.set()
 
     def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
-        if job.cancelled == "barge-in" and job.heard:
+        if job.state is JobState.INTERRUPTED and job.heard:
             spoken = self._spoken_text(job)
             self.history.add(job.heard, spoken)
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
             if job.memory_turn is not None:
                 job.memory.finish_turn(job.memory_turn, spoken)
-        elif not job.released or job.cancelled == "continued":  # thrown-away work, counted from the event
+        elif job.state in (JobState.DROPPED, JobState.CONTINUED):  # thrown-away work, counted from the event
             with self._lock:
-                if job.cancelled == "continued" and self._carry is job.audio and not self._carry_text:
-                    self._carry_text = job.transcript  # transcribed after the person went on
+                if job.state is JobState.CONTINUED:
+                    self._carry.transcribed(job)
             self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
-                                                 reason=job.cancelled))
+                                                 reason=job.stop_reason or job.state.value))
 
     def _spoken_text(self, job: Job) -> str:
         """The sentences whose audio had begun to play when the person spoke over the reply."""
         return " ".join(s for s, start in job.sentences if start < job.heard_seconds)
 
     def _answer(self, job: Job) -> None:
-        from .loop import worth_answering
-
         started = self.clock.now()
-        household = self.household
-        # the speaker is identified beside the ASR
-        identified = Background("identifying the speaker", household.identify, job.audio) if household else None
+        routing = self.routing
+        identified = self._identifier.submit(routing.identify, job.audio)
         text = job.transcript = self.engines.asr.transcribe(job.audio)
         self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
-        if not job.released:
+        if job.state is JobState.HELD:
             self._on_transcript(job.turn_id, text)
-        job.memory = self.memory
-        if identified is not None:
-            job.speaker = speaker = identified.result()
-            if speaker is not None:
-                self._emit(job, ev.SpeakerIdentified(job.turn_id, self.clock.now(), **speaker.fields))
-            job.memory = household.memory_for(speaker) if speaker is not None else None
+        job.speaker = self._identifier.result(identified)
+        if job.speaker is not None:
+            self._emit(job, ev.SpeakerIdentified(job.turn_id, self.clock.now(), **job.speaker.fields))
+        job.memory = routing.memory_for(job.speaker)
         if not worth_answering(text) or self._is_echo(job.turn_id, text):
             reason = "no words" if not worth_answering(text) else "echo"
             self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason=reason))
             job.settled.wait()  # held until the endpoint, which shows it
+            with self._lock:
+                if job.state is JobState.RELEASED:
+                    job.advance(JobEvent.FINISH)
             return
         job.heard = text
 
@@ -291,12 +278,12 @@ class Responder:
         block, memories = self._recall(job, text)
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
 
-        step = household.dialog_step(text, job.speaker) if household and job.speaker is not None else None
+        step = routing.dialog_step(text, job.speaker)
         if step is not None and step.handled:  # the enrolment dialog answers this one itself
             reply = self._say(job, step.say)
         else:
             notes = self.prompt_cache.use_notes(job.memory, block)
-            name = getattr(job.memory, "person_name", None)
+            name = job.memory.person_name if job.memory else None
             said = [user for user, _ in self.history.turns] + [text]
             reply = self._speak(job, build_messages(text, self.history, notes, name),
                                 repair=lambda sentence: repaired(sentence, name or "", said, notes))
@@ -307,15 +294,14 @@ class Responder:
         with self._lock:
             self._check(job)
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply))
-            job.cancelled = "done"  # from here on a barge-in has nothing to stop
+            job.advance(JobEvent.FINISH)  # from here on a barge-in has nothing to stop
         self.history.add(text, reply)
         if job.memory_turn is not None:
             job.memory.finish_turn(job.memory_turn, reply)
-        if household and job.speaker is not None:
-            household.learn(job.speaker)
+        routing.learn(job.speaker)
 
     def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
-        first = not job.got_token  # a second try (reply_guard) reports no second first token
+        first = not job.first_token_reported
         with self.llm_gate.foreground():
             stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
                                              avoid=avoid)
@@ -324,15 +310,13 @@ class Responder:
                     self._check(job)
                     if first:
                         first = False
-                        job.got_token = True
+                        job.first_token_reported = True
                         cached, evaluated = self.engines.llm.last_prompt_tokens
                         self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now(), cached_tokens=cached,
                                                          evaluated_tokens=evaluated))
                     yield piece
             finally:
-                close = getattr(stream, "close", None)
-                if close:
-                    close()
+                stream.close()
 
     def _speak(self, job: Job, messages: list[dict], repair: Callable[[str], str] = lambda s: s) -> str:
         """Sentences are voiced as they complete; the first is cut at a clause so sound starts sooner.
@@ -370,8 +354,8 @@ class Responder:
 
     def _say(self, job: Job, text: str, pending: list[np.ndarray] | None = None) -> str:
         """Speak a fixed reply (no language model), after anything already voiced but not played."""
-        if not job.got_token:
-            job.got_token = True
+        if not job.first_token_reported:
+            job.first_token_reported = True
             self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
         self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=text))
         job.sentences.append((text, job.reply_seconds))
@@ -383,6 +367,10 @@ class Responder:
         return text
 
 
-def joined(carried: str, partial: str) -> str:
-    """A partial transcript after an utterance carried over: both, as the final one will say them."""
-    return f"{carried.strip()} {partial.strip()}".strip() if carried.strip() else partial
+_NO_WORDS = re.compile(r"^[\W_]*$")
+_NON_SPEECH_TAG = re.compile(r"^\s*[\[(].*[\])]\s*$")  # "[BLANK_AUDIO]", "(music)"
+
+
+def worth_answering(text: str) -> bool:
+    """Whisper returns tags or punctuation for noise; those are not turns."""
+    return not (_NO_WORDS.match(text) or _NON_SPEECH_TAG.match(text))

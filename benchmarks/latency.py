@@ -39,6 +39,7 @@ from assistant.engines import load_engines  # noqa: E402
 from assistant.loop import LoopOptions, TurnLoop, endpoint_settings  # noqa: E402
 from assistant.remembering import open_memory_store, session_memory  # noqa: E402
 from assistant.replay import replay_session  # noqa: E402
+from assistant.routing import OneMemory  # noqa: E402
 from assistant.scripted import scripted_person  # noqa: E402
 from assistant.timings import format_summary, stage_durations, summarize  # noqa: E402
 from audio.endpointer import Signal  # noqa: E402
@@ -75,7 +76,8 @@ def replay_all(clips, engines, config, store, options, tmp: Path) -> list[dict]:
     rows = []
     for n, clip in enumerate(clips):
         memory = seeded_memory(store, config, engines)
-        result = replay_session(clip, tmp / f"{n:03d}", engines, config, memory, realtime=True, options=options)
+        result = replay_session(clip, tmp / f"{n:03d}", engines, config, OneMemory(memory), realtime=True,
+                                options=options)
         for record in result.records:
             dropped = sum(e.cpu_seconds for e in record.events if isinstance(e, ev.SpeculationDropped))
             first = next((e for e in record.events if isinstance(e, ev.LlmFirstToken)), None)

@@ -86,7 +86,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
             day = date.fromisoformat(session["date"])
             wav = synthesize_user(engines.tts, tuple(session["turns"]), folder / f"session-{n}.wav")
             memory = session_memory(store, config, engines, person, clock=dated_clock(day))
-            result = replay_session(wav, folder / f"session-{n}", engines, config, memory)
+            result = replay_session(wav, folder / f"session-{n}", engines, config, OneMemory(memory))
             heard = [r for r in result.records if r.heard]
             for said, r in zip(session["turns"], heard):
                 told.append(ProbeRow(scenario["id"], said, r.heard, r.reply,
@@ -96,7 +96,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
         wav = synthesize_user(engines.tts, tuple(p["say"] for p in probes), folder / "probes.wav")
         memory = session_memory(store, config, engines, person,
                                 clock=dated_clock(last + timedelta(days=PROBE_DAYS_LATER)))
-        result = replay_session(wav, folder / "probes", engines, config, memory)
+        result = replay_session(wav, folder / "probes", engines, config, OneMemory(memory))
     finally:
         if store is not None:
             store.close()

@@ -164,7 +164,7 @@ def _session(recording, out: Path, engines, config, options, say) -> tuple:
     bus = ev.EventBus()
     bus.subscribe(_progress(time.monotonic(), recording.seconds, say))
     try:
-        result = replay_file(recording.path, out, engines, config, realtime=False, memory=household, bus=bus,
+        result = replay_file(recording.path, out, engines, config, realtime=False, routing=household, bus=bus,
                              options=options)
     finally:
         household.end_session()

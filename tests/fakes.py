@@ -1,9 +1,16 @@
 """Stand-ins behind the engines' interfaces, for tests that need one engine to behave exactly so.
 
-Each says why it exists where it is used; the other engines in those tests stay real.
+Each says why it exists where it is used; the other engines in those tests stay real, except in
+tests/test_reply_lifecycle.py, which tests the reply job's lifecycle and its races with every
+engine a stand-in, so that each race is set up exactly and runs in milliseconds (the real engines
+run the same paths in the replay tests).
 """
 
 from __future__ import annotations
+
+import threading
+
+import numpy as np
 
 
 class ScriptedChat:
@@ -82,3 +89,100 @@ class ScriptedServer:
     def close(self) -> None:
         self._http.shutdown()
         self._http.server_close()
+
+
+class GatedChat(ScriptedChat):
+    """ScriptedChat whose words come only as the test lets them (allow(n) more words; open() all):
+    a race between a reply and the person (a barge-in before any audio, a release after the reply
+    was made) is then set up by the order of the test's steps, not by timing."""
+
+    def __init__(self, *replies: str) -> None:
+        super().__init__(*replies)
+        self._words = threading.Semaphore(0)
+        self.waiting = threading.Event()  # set while a word is wanted and not yet let through
+        self.finished = threading.Event()  # set once a reply's last word went out
+
+    def allow(self, words: int = 1) -> None:
+        for _ in range(words):
+            self._words.release()
+
+    def open(self) -> None:
+        self.allow(10_000)
+
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+        for piece in super().stream(messages, max_tokens, temperature, avoid):
+            self.waiting.set()
+            self._words.acquire()
+            self.waiting.clear()
+            yield piece
+        self.finished.set()
+
+
+class ScriptedAsr:
+    """Speech recognition (models.asr.WhisperTranscriber's interface) that hears the given
+    transcripts in turn and keeps the audio of each call: for tests of which utterance a reply job
+    answers, not of recognising it. No partial transcripts."""
+
+    def __init__(self, *transcripts: str) -> None:
+        self.transcripts = transcripts
+        self.heard: list[np.ndarray] = []
+        self.name = "scripted"
+
+    def transcribe(self, audio: np.ndarray) -> str:
+        self.heard.append(audio)
+        return self.transcripts[(len(self.heard) - 1) % len(self.transcripts)]
+
+    def transcribe_partial(self, audio: np.ndarray, wanted=lambda: True) -> str | None:
+        return None
+
+
+class ToneTts:
+    """Speech synthesis (models.tts.PiperSynthesizer's interface) that says each sentence as a tone,
+    0.1 s a word: the reply's length follows its words, at no cost."""
+
+    sample_rate = 16_000
+    name = "tones"
+
+    def stream(self, text: str, speed: float = 1.0):
+        seconds = 0.1 * len(text.split())
+        t = np.arange(int(seconds * self.sample_rate)) / self.sample_rate
+        yield (0.1 * np.sin(2 * np.pi * 440 * t)).astype(np.float32)
+
+
+class HeldSink:
+    """Speakers (audio.sinks.AudioSink) that take each chunk at once and hold finish_reply() until
+    the test says the reply was heard (heard_all) or it is stopped: a barge-in then falls while the
+    reply plays, by the order of the test's steps."""
+
+    def __init__(self) -> None:
+        self.played: dict[int, list[np.ndarray]] = {}
+        self._turn = 0
+        self._done = threading.Event()
+        self.finishing = threading.Event()  # set once a reply waits to be heard
+
+    def start_reply(self, turn_id: int) -> None:
+        self._turn = turn_id
+        self._done.clear()
+        self.played.setdefault(turn_id, [])
+
+    def play(self, samples: np.ndarray, rate: int) -> None:
+        self.played[self._turn].append(samples)
+
+    def finish_reply(self) -> None:
+        self.finishing.set()
+        self._done.wait()
+        self.finishing.clear()
+
+    def heard_all(self) -> None:
+        self._done.set()
+
+    def stop(self) -> float:
+        self._done.set()
+        return sum(len(c) for c in self.played.get(self._turn, [])) / ToneTts.sample_rate
+
+    @property
+    def playing(self) -> bool:
+        return self.finishing.is_set()
+
+    def close(self) -> None:
+        self._done.set()

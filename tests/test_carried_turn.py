@@ -13,7 +13,9 @@ from assistant.anticipation import stands_in_for, still_valid
 from assistant.clock import MonotonicClock
 from assistant.prompt import History
 from assistant.remembering import open_memory_store, session_memory
-from assistant.responder import Responder, joined
+from assistant.jobs import joined
+from assistant.responder import Responder
+from assistant.routing import OneMemory
 from audio.sinks import WavSink
 from audio.sources import read_audio_file
 
@@ -42,7 +44,7 @@ def test_the_partial_after_a_carried_utterance_is_joined_to_its_words(speech_dir
     memory.flush()
     seen: list[ev.Event] = []
     responder = Responder(engines, WavSink(tmp_path / "out"), seen.append, MonotonicClock(), config,
-                          History(), memory)
+                          History(), OneMemory(memory))
     responder.warming.join(timeout=60)
     first = read_audio_file(speech_dir / "asr/librivox-ss01-0880.wav")  # "he was not an ill disposed young man"
     then = read_audio_file(speech_dir / "asr/librivox-ss01-0930.wav")  # "he might even have been made amiable himself"

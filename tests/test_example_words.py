@@ -10,6 +10,7 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.prompt import EXAMPLE_WORDS, EXAMPLES, History
 from assistant.responder import Responder
+from assistant.routing import OneMemory
 from audio.sinks import WavSink
 from audio.sources import read_audio_file
 from fakes import ScriptedChat
@@ -28,7 +29,8 @@ def test_a_sentence_copied_from_the_examples_is_left_unsaid(speech_dir, engines,
     llm = ScriptedChat("That sounds like a busy week. I had a long day at work today. What happened next?")
     engines = replace(engines, llm=llm)
     seen: list[ev.Event] = []
-    responder = Responder(engines, WavSink(tmp_path / "out"), seen.append, MonotonicClock(), test_config, History())
+    responder = Responder(engines, WavSink(tmp_path / "out"), seen.append, MonotonicClock(), test_config, History(),
+                          OneMemory())
     responder.warming.join(timeout=60)
     try:
         responder.start(1, 1, read_audio_file(speech_dir / "asr/librivox-ss01-0880.wav"), speculative=False)

@@ -32,13 +32,13 @@ def test_what_a_said_is_not_recalled_for_b(speech_dir, engines, household, tmp_p
     a_clip = speech_dir / "speakers" / A / "1688-142285-0001.flac"  # "Margaret, said Mister Hale ..."
     b_clip = speech_dir / "speakers" / B / "2033-164914-0004.flac"
 
-    first = replay_file(a_clip, tmp_path / "a", engines, config, memory=home)
+    first = replay_file(a_clip, tmp_path / "a", engines, config, routing=home)
     home.end_session()
     said_by_a = first.answered[0].heard
     who = [e for e in first.answered[0].events if isinstance(e, ev.SpeakerIdentified)]
     assert who and who[0].person == "Ann"
 
-    second = replay_file(b_clip, tmp_path / "b", engines, config, memory=home)
+    second = replay_file(b_clip, tmp_path / "b", engines, config, routing=home)
     home.end_session()
     b_turn = second.answered[0]
     who = [e for e in b_turn.events if isinstance(e, ev.SpeakerIdentified)]

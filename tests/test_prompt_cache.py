@@ -8,6 +8,7 @@ from assistant.clock import MonotonicClock
 from assistant.prompt import History, build_messages, carry_notes
 from assistant.prompt_cache import PromptCache
 from assistant.remembering import open_memory_store, session_memory
+from assistant.routing import OneMemory
 from assistant.responder import Responder
 from audio.sinks import WavSink
 from models.llm import PREFILL_BATCH
@@ -94,7 +95,7 @@ def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engine
     memory.remember("My dog Biscuit has been limping since Sunday and I'm worried about him.", "Poor Biscuit.")
     memory.flush()
     responder = Responder(engines, WavSink(tmp_path / "out"), ev.EventBus().emit, MonotonicClock(), config,
-                          History(), memory)
+                          History(), OneMemory(memory))
     responder.warming.join(timeout=60)
     responder.close()
     notes = responder.prompt_cache.last_notes

@@ -120,7 +120,7 @@ def test_a_session_with_memory_logs_nothing_that_was_said(failing_writer, engine
         PersonMemory.derive = derive
     try:
         result = replay_file(speech_dir / "asr/librivox-ss01-0930.wav", tmp_path / "out", engines, test_config,
-                             memory=household)
+                             routing=household)
         household.end_session()
     finally:
         PersonMemory.derive = real_derive

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from assistant import events as ev
 from assistant.remembering import open_memory_store, session_memory
+from assistant.routing import OneMemory
 from assistant.replay import replay_file
 
 
@@ -16,7 +17,7 @@ def test_a_failing_turn_does_not_stop_the_loop(speech_dir, engines, test_config,
     memory = session_memory(store, config, engines)
     store.close()  # every recall now fails with a real error from the store
     result = replay_file(speech_dir / "conversation/three-speakers.wav", tmp_path / "out", engines, config,
-                         memory=memory)
+                         routing=OneMemory(memory))
     skipped = [e for r in result.records for e in r.events if isinstance(e, ev.TurnSkipped)]
     assert len(result.records) >= 3  # every utterance was still heard and handled
     assert skipped and all(e.reason.startswith("failed:") for e in skipped if e.reason != "too short")

@@ -149,9 +149,12 @@ class HearthApp(App):
         if isinstance(self.screen, MemoryBrowser):
             self.pop_screen()
             return
-        memory = getattr(self.session, "memory", None)  # the loop's memory, once the models are loaded
-        store = self.memory_store or getattr(memory, "store", None)
-        person = self.state.speaker or getattr(memory, "person_name", None)
+        store, person = self.memory_store, self.state.speaker
+        routing = self.session.routing if self.session is not None else None  # once the models are loaded
+        if store is None and routing is not None:
+            store = self.session.store
+            memory = routing.anticipated()
+            person = person or (memory.person_name if memory is not None else None)
         self.push_screen(MemoryBrowser(store, person=person, now=self.now))
 
     async def action_quit(self) -> None:
@@ -167,7 +170,8 @@ def run_tui(config: Config, mode: str, files: Sequence[Path] = (), out: Path | N
     mode: "live" (microphone + speakers), "replay" (each file paced as a microphone would, replies
     written as wavs into `out`, a new temporary folder by default) or "demo" (the demo script
     synthesized into `out`, default the cache's demo folder, then replayed).
-    make_memory(engines) -> a TurnMemory for the loop, called once the engines are loaded (optional).
+    make_memory(engines) -> (SpeakerRouting, MemoryStore | None) for the loop and the memory browser,
+    called once the engines are loaded (optional).
     memory_store: what the memory browser (key b) reads; see tui/browser.py.
     Devices, files and the output folder are checked before the window opens: their errors
     (AudioInputError) are raised here, as is any error that stopped the session while it ran, so

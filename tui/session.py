@@ -65,8 +65,9 @@ class Session:
             raise ValueError("replay needs at least one file")
         self.config, self.mode, self.files = config, mode, [Path(f) for f in files]
         self.out = Path(out) if out else None
-        self.make_memory = make_memory
-        self.memory = None  # the loop's memory once the engines are loaded (its store feeds the browser)
+        self.make_memory = make_memory  # engines -> (SpeakerRouting, MemoryStore | None)
+        self.routing = None  # whose memory each turn uses, once the engines are loaded
+        self.store = None  # the memory store, then (the memory browser reads it)
         self.gate = FrameGate()
         self.meter = LevelMeter()
         self.error: BaseException | None = None
@@ -132,11 +133,12 @@ class Session:
                 log = EventLog(self.out / "events.jsonl")
                 bus.subscribe(log)
             bus.subscribe(post)
-            memory = self.memory = self.make_memory(self.engines) if self.make_memory else None
+            if self.make_memory is not None:
+                self.routing, self.store = self.make_memory(self.engines)
             post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
             from assistant.loop import LIVE_RECORDS, TurnLoop
 
-            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, memory=memory,
+            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
                             keep_records=LIVE_RECORDS)
             if callable(frames):  # a scripted person, who waits for each reply
                 frames = frames(loop)

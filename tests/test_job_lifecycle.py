@@ -1,0 +1,85 @@
+"""The reply job's lifecycle table (assistant/lifecycle.py): every path a job takes, and the
+transitions that cannot happen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.jobs import Job
+from assistant.lifecycle import (ENDED, TRANSITIONS, IllegalTransition, JobEvent, JobState, cancel_event,
+                                 next_state)
+
+S, E = JobState, JobEvent
+
+
+def walk(state: JobState, *events: JobEvent) -> JobState:
+    for event in events:
+        state = next_state(state, event)
+    return state
+
+
+def test_a_speculative_reply_is_released_played_and_finished():
+    assert walk(S.HELD, E.RELEASE, E.PLAY, E.FINISH) is S.FINISHED
+
+
+def test_the_person_going_on_before_it_played_carries_the_utterance_over():
+    assert walk(S.HELD, E.BARGE_IN) is S.CONTINUED
+    assert walk(S.RELEASED, E.BARGE_IN) is S.CONTINUED
+
+
+def test_speaking_over_a_playing_reply_interrupts_it():
+    assert walk(S.HELD, E.RELEASE, E.PLAY, E.BARGE_IN) is S.INTERRUPTED
+
+
+def test_only_a_held_job_is_dropped():
+    assert walk(S.HELD, E.DROP) is S.DROPPED
+    for state in (S.RELEASED, S.PLAYING):
+        with pytest.raises(IllegalTransition):
+            next_state(state, E.DROP)
+
+
+@pytest.mark.parametrize("state,event", [
+    (S.HELD, E.PLAY),  # held audio waits for the endpoint
+    (S.HELD, E.FINISH),  # a reply nobody released was never heard
+    (S.PLAYING, E.RELEASE),  # released once
+    (S.PLAYING, E.PLAY),  # the first audio starts playing once
+])
+def test_impossible_steps_raise(state, event):
+    with pytest.raises(IllegalTransition, match=event.value):
+        next_state(state, event)
+
+
+@pytest.mark.parametrize("state", sorted(ENDED, key=lambda s: s.value))
+def test_nothing_leaves_an_ended_job(state):
+    for event in JobEvent:
+        with pytest.raises(IllegalTransition):
+            next_state(state, event)
+
+
+def test_every_state_is_reachable_from_a_new_job():
+    reached, frontier = {S.HELD, S.RELEASED}, [S.HELD, S.RELEASED]
+    while frontier:
+        state = frontier.pop()
+        for (source, _), target in TRANSITIONS.items():
+            if source is state and target not in reached:
+                reached.add(target)
+                frontier.append(target)
+    assert reached == set(JobState)
+
+
+def test_cancel_reasons_map_to_events():
+    assert cancel_event("barge-in") is E.BARGE_IN
+    for reason in ("speech resumed", "discarded", "closed"):
+        assert cancel_event(reason) is E.DROP
+
+
+def test_a_job_is_settled_once_it_is_no_longer_held():
+    held = Job(1, 1, np.zeros(10, dtype=np.float32), S.HELD)
+    assert not held.settled.is_set() and not held.released
+    held.advance(E.RELEASE)
+    assert held.settled.is_set() and held.released and not held.ended
+    dropped = Job(2, 2, np.zeros(10, dtype=np.float32), S.HELD)
+    dropped.advance(E.DROP)
+    assert dropped.settled.is_set() and dropped.stopped and not dropped.released
+    assert Job(3, 3, np.zeros(10, dtype=np.float32), S.RELEASED).settled.is_set()

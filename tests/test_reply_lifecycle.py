@@ -1,0 +1,135 @@
+"""The reply job's lifecycle through the Responder, with every engine a stand-in (tests/fakes.py):
+held, released, dropped, interrupted and carried over, each race set up by the order of the
+test's steps. The real engines run these paths in the replay tests; here they are exact and fast."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from assistant import events as ev
+from assistant.clock import MonotonicClock
+from assistant.engines import Engines
+from assistant.jobs import CarriedUtterance
+from assistant.prompt import History
+from assistant.responder import Responder
+from assistant.routing import OneMemory
+from fakes import GatedChat, HeldSink, ScriptedAsr, ToneTts
+
+REPLY = "Your dog is called Biscuit. He is a good dog."
+UTTERANCE = np.full(16_000, 0.01, dtype=np.float32)
+
+
+class Run:
+    def __init__(self, test_config, *transcripts: str) -> None:
+        self.asr, self.chat, self.sink = ScriptedAsr(*transcripts), GatedChat(REPLY), HeldSink()
+        self.events: list[ev.Event] = []
+        self.history = History()
+        engines = Engines(vad=None, asr=self.asr, llm=self.chat, tts=ToneTts())
+        self.responder = Responder(engines, self.sink, self.events.append, MonotonicClock(), test_config,
+                                   self.history, OneMemory(), prefill=False)
+
+    def seen(self, kind) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def until(self, condition, timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < end, "timed out"
+            time.sleep(0.002)
+
+
+@pytest.fixture
+def run(test_config):
+    made: list[Run] = []
+
+    def make(*transcripts: str) -> Run:
+        made.append(Run(test_config, *transcripts))
+        return made[-1]
+    yield make
+    for r in made:
+        r.chat.open()
+        r.sink.close()
+        r.responder.close()
+
+
+def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
+    r = run("What is my dog called?")
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=True)
+    assert r.chat.finished.wait(5)  # the reply was made in the silence, and waits there
+    assert r.events == [] and r.sink.played == {}
+    r.responder.release(1)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    kinds = [type(e) for e in r.events]
+    assert kinds[0] is ev.AsrDone and ev.FirstAudio in kinds and kinds[-1] is ev.ReplyDone
+    assert r.seen(ev.ReplyDone)[0].text == REPLY and not r.seen(ev.ReplyDone)[0].interrupted
+    assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+def test_a_speculative_reply_is_dropped_without_a_trace_when_the_person_resumes(run):
+    r = run("What is my")
+    r.responder.start(1, 1, UTTERANCE, speculative=True)
+    r.until(lambda: r.chat.waiting.is_set())  # generating, in the silence
+    assert r.responder.cancel(1, "speech resumed") is None
+    r.chat.open()
+    r.responder.wait(1, timeout=5)
+    assert [type(e) for e in r.events] == [ev.SpeculationDropped]
+    assert r.events[0].reason == "speech resumed"
+    assert r.sink.played == {} and r.history.turns == []
+
+
+def test_speaking_over_a_playing_reply_stops_it_and_keeps_what_was_heard(run):
+    r = run("What is my dog called?")
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())  # all of it voiced, playing
+    heard = r.responder.cancel(1, "barge-in")
+    r.responder.wait(1, timeout=5)
+    assert heard == pytest.approx(0.1 * len(REPLY.split()))
+    done = r.seen(ev.ReplyDone)
+    assert len(done) == 1 and done[0].interrupted and done[0].text == REPLY
+    assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+def test_the_person_going_on_before_the_reply_played_carries_their_words_into_the_next_turn(run):
+    r = run("My dog is called", "What is my dog called?")
+    first = np.full(8_000, 0.02, dtype=np.float32)
+    r.responder.start(1, 1, first, speculative=False)
+    r.until(lambda: r.chat.waiting.is_set())  # released, generating, nothing played yet
+    assert r.responder.cancel(1, "barge-in") is None
+    assert [e.reason for e in r.seen(ev.TurnSkipped)] == ["continued in the next turn"]
+    r.chat.open()
+    r.responder.wait(1, timeout=5)
+    r.responder.start(2, 2, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(2, timeout=5)
+    answered = r.asr.heard[1]
+    assert len(answered) == len(first) + len(CarriedUtterance.GAP) + len(UTTERANCE)
+    assert np.array_equal(answered[: len(first)], first)
+    assert list(r.sink.played) == [2]  # nothing of the first reply was played
+    assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+def test_a_release_that_loses_the_race_with_a_barge_in_changes_nothing(run):
+    r = run("My dog is called")
+    r.responder.start(1, 1, UTTERANCE, speculative=True)
+    r.until(lambda: r.chat.waiting.is_set())
+    r.responder.cancel(1, "barge-in")
+    r.responder.release(1)  # the endpoint, a moment too late
+    assert r.responder.cancel(1, "barge-in") is None  # and a second barge-in
+    r.chat.open()
+    r.responder.wait(1, timeout=5)
+    assert r.sink.played == {}
+    assert [type(e) for e in r.events] == [ev.TurnSkipped, ev.SpeculationDropped]
+
+
+def test_carried_words_are_joined_to_the_partials_of_what_follows():
+    carry = CarriedUtterance()
+    assert carry.joined("he might") == "he might"
+    assert np.array_equal(carry.before(UTTERANCE), UTTERANCE)
