@@ -14,7 +14,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 
-from .errors import HearthError
+from assistant.errors import HearthError
 
 APP = "hearth"
 

@@ -14,7 +14,7 @@ from models.gate import LlmGate
 from models.llm import ChatModel, LlamaCppChat, OpenAICompatChat
 from models.tts import PiperSynthesizer
 
-from .config import Config
+from assistant.config import Config
 
 Progress = Callable[[str, str, float], None]  # (engine, "loading" | "ready", seconds)
 

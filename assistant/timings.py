@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Sequence
 
-from . import events as ev
+from assistant import events as ev
 
 # name -> (from event, to event); each duration is to.t - from.t
 # Stages measured "after speech end" are comparable between the sequential pipeline and the

@@ -18,7 +18,7 @@ from long_replay import (ROOT, Recording, StoreCheck, build_recording, check_sto
 
 
 def start_replay(recording: Path, out: Path, data_dir: Path, env: dict, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "assistant.cli", "replay", str(recording), "--out", str(out), "--no-tui",
+    cmd = [sys.executable, "-m", "assistant.modes.cli", "replay", str(recording), "--out", str(out), "--no-tui",
            "--data-dir", str(data_dir)]
     with open(log, "wb") as sink:
         return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,

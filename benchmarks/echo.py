@@ -29,7 +29,6 @@ import random
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +42,7 @@ from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
-from assistant.loop import TurnLoop  # noqa: E402
+from assistant.pipeline.loop import TurnLoop  # noqa: E402
 from audio.sources import read_audio_file  # noqa: E402
 from room import (Room, RoomSink, Said, active_rms, blocks, during, load_impulse, say, silence,  # noqa: E402
                   speech_onset, wait_for)

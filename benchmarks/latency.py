@@ -33,14 +33,14 @@ sys.path.insert(0, str(ROOT))
 from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
-from assistant.demo import SCRIPT, synthesize_user  # noqa: E402
-from assistant.endpointing import end_silence_for  # noqa: E402
+from assistant.modes.demo import SCRIPT, synthesize_user  # noqa: E402
+from assistant.pipeline.end_silence import end_silence_for  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
-from assistant.loop import LoopOptions, TurnLoop, endpoint_settings  # noqa: E402
-from assistant.remembering import open_memory_store, session_memory  # noqa: E402
-from assistant.replay import replay_session  # noqa: E402
-from assistant.routing import OneMemory  # noqa: E402
-from assistant.scripted import scripted_person  # noqa: E402
+from assistant.pipeline.loop import LoopOptions, TurnLoop, endpoint_settings  # noqa: E402
+from assistant.memory_access.remembering import open_memory_store, session_memory  # noqa: E402
+from assistant.modes.replay import replay_session  # noqa: E402
+from assistant.memory_access.routing import OneMemory  # noqa: E402
+from assistant.modes.scripted import scripted_person  # noqa: E402
 from assistant.timings import format_summary, stage_durations, summarize  # noqa: E402
 from audio.endpointer import Signal  # noqa: E402
 from audio.listener import Listener  # noqa: E402

@@ -7,7 +7,7 @@
 LoCoMo answers (`--answers N`, default 150, 0 = off): a fixed, seeded sample of N questions, as even across
 the four categories as they allow, each answered by the bundled model at temperature 0 three ways, from
 Hearth's memory block, from the raw-turn top-5 baseline block and with no memory, with Hearth's real reply
-prompt (assistant/prompt.py's build_messages, asked by the speaker the question names), each answer scored
+prompt (assistant/reply/prompt.py's build_messages, asked by the speaker the question names), each answer scored
 with LoCoMo's own token F1 (benchmarks/locomo_f1.py). `--answer-prompt short` appends a short-answer
 instruction instead (a QA-style variant; `both` runs the two).
 
@@ -213,7 +213,7 @@ ANSWER_WAYS = ("ours", "baseline", "none")
 
 def answer_messages(question: str, block: str, speaker: str, short: bool = False) -> list[dict]:
     """Hearth's real reply prompt for a question asked by `speaker`, with `block` as the memory notes."""
-    from assistant.prompt import History, build_messages
+    from assistant.reply.prompt import History, build_messages
 
     messages = build_messages(question, History(), block, speaker)
     if short:

@@ -8,7 +8,7 @@ database; the person's sessions synthesized with the bundled Piper voice (as the
 replayed through the real loop (VAD, Whisper, recall, the language model, Piper) as that person,
 one session after another on its own date; then, in a new session two days after the last, each
 probe is said and the reply that was voiced is checked: the scenario's expectations (expect_any,
-expect_unknown, avoid_any) and the general checks of assistant/reply_checks.py (perspective,
+expect_unknown, avoid_any) and the general checks of assistant/reply/checks.py (perspective,
 parroting, empty, refusal, notes layout). Prints one row per probe and the totals; the replies to
 what the person told Hearth in the sessions are held to the general checks too (JSON `sessions`).
 """
@@ -26,12 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant import reply_checks as checks  # noqa: E402
+from assistant.reply import checks as checks  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
-from assistant.demo import synthesize_user  # noqa: E402
+from assistant.modes.demo import synthesize_user  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
-from assistant.remembering import open_memory_store, session_memory  # noqa: E402
-from assistant.replay import replay_session  # noqa: E402
+from assistant.memory_access.remembering import open_memory_store, session_memory  # noqa: E402
+from assistant.modes.replay import replay_session  # noqa: E402
+from assistant.memory_access.routing import OneMemory  # noqa: E402
 
 SCENARIOS = ROOT.parent / "shared" / "data" / "replies" / "dev.json"
 PROBE_DAYS_LATER = 2

@@ -144,7 +144,7 @@ def _soak_options(paced: bool = False):
     does while the reply plays and the person answers (the replay clock counts that as the person's
     pause, not as the next turn's latency). Unpaced, the audio outruns partial transcripts, so there
     are none; paced, speech is read in real time and the whole streaming pipeline runs as live."""
-    from assistant.loop import LoopOptions
+    from assistant.pipeline.loop import LoopOptions
 
     if paced:
         return LoopOptions(wait_for_reply=True, pace_speech=True)
@@ -155,8 +155,8 @@ def _session(recording, out: Path, engines, config, options, say) -> tuple:
     """One session of the loop on `recording`, memory on, in the store at config.data_dir, with a
     progress line now and then: (what the replay left, memory items the store then holds)."""
     from assistant import events as ev
-    from assistant.household import Household
-    from assistant.replay import replay_file
+    from assistant.memory_access.household import Household
+    from assistant.modes.replay import replay_file
     from memory import open_store
 
     store = open_store(Path(config.data_dir), engines.embedder)

@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.anticipation import stands_in_for, still_valid
+from assistant.pipeline.anticipation import stands_in_for, still_valid
 
 
 @pytest.mark.parametrize("partial, final, expected", [

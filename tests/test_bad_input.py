@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from assistant.cli import main
-from assistant.replay import replay_file
+from assistant.modes.cli import main
+from assistant.modes.replay import replay_file
 from audio.sources import read_audio_file
 from conftest import ROOT
 from wer import wer
@@ -88,7 +88,7 @@ def test_bundled_llm_checksum_mismatch_is_an_error_not_a_load(monkeypatch, tmp_p
 
 
 def test_live_mode_without_portaudio_or_devices_explains_itself(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "assistant.cli", "live"], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "assistant.modes.cli", "live"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert proc.returncode == 2
     line = one_line_error(proc.stderr)

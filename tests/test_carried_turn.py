@@ -9,13 +9,13 @@ from dataclasses import replace
 import numpy as np
 
 from assistant import events as ev
-from assistant.anticipation import stands_in_for, still_valid
+from assistant.pipeline.anticipation import stands_in_for, still_valid
 from assistant.clock import MonotonicClock
-from assistant.prompt import History
-from assistant.remembering import open_memory_store, session_memory
-from assistant.jobs import joined
-from assistant.responder import Responder
-from assistant.routing import OneMemory
+from assistant.reply.prompt import History
+from assistant.memory_access.remembering import open_memory_store, session_memory
+from assistant.pipeline.jobs import joined
+from assistant.pipeline.responder import Responder
+from assistant.memory_access.routing import OneMemory
 from audio.sinks import WavSink
 from audio.sources import read_audio_file
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assistant import events as ev
-from assistant.demo import PERSON, SESSIONS, run_demo
+from assistant.modes.demo import PERSON, SESSIONS, run_demo
 from memory import open_store
 
 

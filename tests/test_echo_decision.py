@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from assistant.config import Config, load_config
-from assistant.echo_guard import EchoGuard
+from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
-from assistant.turns import CancelJob, StartJob, TurnPlanner
+from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
 from audio.echo_decision import PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio.endpointer import Signal, Step

@@ -14,7 +14,7 @@ import soundfile as sf
 
 from assistant import events as ev
 from assistant.clock import MonotonicClock
-from assistant.loop import TurnLoop
+from assistant.pipeline.loop import TurnLoop
 from audio.convert import resample
 from audio.sources import read_audio_file
 

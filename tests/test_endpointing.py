@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.endpointing import end_silence_for
+from assistant.pipeline.end_silence import end_silence_for
 
 
 @pytest.mark.parametrize("partial, expected", [

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from assistant import events as ev
 from assistant.clock import MonotonicClock
-from assistant.prompt import EXAMPLE_WORDS, EXAMPLES, History
-from assistant.responder import Responder
-from assistant.routing import OneMemory
+from assistant.reply.prompt import EXAMPLE_WORDS, EXAMPLES, History
+from assistant.pipeline.responder import Responder
+from assistant.memory_access.routing import OneMemory
 from audio.sinks import WavSink
 from audio.sources import read_audio_file
 from fakes import ScriptedChat

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from assistant import events as ev
-from assistant.household import Household
-from assistant.replay import replay_file
+from assistant.memory_access.household import Household
+from assistant.modes.replay import replay_file
 from audio.sources import read_audio_file
 from memory import open_store
 

@@ -1,4 +1,4 @@
-"""The reply job's lifecycle table (assistant/lifecycle.py): every path a job takes, and the
+"""The reply job's lifecycle table (assistant/pipeline/lifecycle.py): every path a job takes, and the
 transitions that cannot happen."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.jobs import Job
-from assistant.lifecycle import (ENDED, TRANSITIONS, IllegalTransition, JobEvent, JobState, cancel_event,
+from assistant.pipeline.jobs import Job
+from assistant.pipeline.lifecycle import (ENDED, TRANSITIONS, IllegalTransition, JobEvent, JobState, cancel_event,
                                  next_state)
 
 S, E = JobState, JobEvent

@@ -127,7 +127,7 @@ class HearthProcess:
         self.stdout: list[tuple[float, str]] = []
         self.stderr: list[tuple[float, str]] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "assistant.cli", "--no-tui", "--input-device", "pulse", "--output-device", "pulse",
+            [sys.executable, "-m", "assistant.modes.cli", "--no-tui", "--input-device", "pulse", "--output-device", "pulse",
              "--events", str(self.events_path)],
             cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for stream, lines in ((self.proc.stdout, self.stdout), (self.proc.stderr, self.stderr)):

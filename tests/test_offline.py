@@ -25,7 +25,7 @@ GUARD = textwrap.dedent('''
     socket.socket.connect_ex = lambda self, address: connect(self, address)
     socket.getaddrinfo = refuse("getaddrinfo")
     socket.create_connection = refuse("create_connection")
-    from assistant.cli import main
+    from assistant.modes.cli import main
     try:
         code = main(sys.argv[1:])
     finally:

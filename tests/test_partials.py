@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from assistant import events as ev
-from assistant.partials import PartialTranscriber
+from assistant.pipeline.partials import PartialTranscriber
 
 
 class Clock:

@@ -1,4 +1,4 @@
-from assistant.prompt import (EXAMPLES, NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
+from assistant.reply.prompt import (EXAMPLES, NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
                               same_reply)
 from memory.ranking import estimate_tokens
 

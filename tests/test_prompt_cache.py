@@ -5,11 +5,11 @@ from dataclasses import replace
 
 from assistant import events as ev
 from assistant.clock import MonotonicClock
-from assistant.prompt import History, build_messages, carry_notes
-from assistant.prompt_cache import PromptCache
-from assistant.remembering import open_memory_store, session_memory
-from assistant.routing import OneMemory
-from assistant.responder import Responder
+from assistant.reply.prompt import History, build_messages, carry_notes
+from assistant.reply.prompt_cache import PromptCache
+from assistant.memory_access.remembering import open_memory_store, session_memory
+from assistant.memory_access.routing import OneMemory
+from assistant.pipeline.responder import Responder
 from audio.sinks import WavSink
 from models.llm import PREFILL_BATCH
 

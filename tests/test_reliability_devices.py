@@ -16,7 +16,7 @@ import types
 import numpy as np
 import pytest
 
-from assistant.cli import main
+from assistant.modes.cli import main
 from audio.sources import AudioInputError, MicSource
 
 BLOCK_PAUSE = 0.004  # the fake delivers 32 ms blocks every 4 ms: eight times real time

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from assistant.cli import main
+from assistant.modes.cli import main
 from conftest import ROOT
 from wer import wer
 
@@ -311,7 +311,7 @@ def _run(case, ctx, request, speech_dir, tmp_path, capsys, monkeypatch):
     if case.kind == "monologue":
         _monologue(engines, config, speech_dir)
         return
-    from assistant.replay import replay_file
+    from assistant.modes.replay import replay_file
 
     path = case.make(ctx)
     result = replay_file(path, tmp_path / "out", engines, config)
@@ -326,7 +326,7 @@ def _run(case, ctx, request, speech_dir, tmp_path, capsys, monkeypatch):
 def _monologue(engines, config, speech_dir: Path) -> None:
     """Ten minutes of speech with the pauses between clips removed: cut into utterances of at most
     max_utterance_s (checked with the listener; answering each would take the LLM minutes)."""
-    from assistant.loop import endpoint_settings
+    from assistant.pipeline.loop import endpoint_settings
     from audio.listener import Listener
     from audio.sources import FRAME_SAMPLES, Frame, read_audio_file
 
@@ -358,7 +358,7 @@ def _monologue(engines, config, speech_dir: Path) -> None:
 def test_live_with_an_unknown_input_device_is_one_line(tmp_path):
     """The real command line, in a subprocess: without PortAudio it says so; with it, the device is unknown."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HEARTH_CONFIG": str(tmp_path / "none.toml")}
-    proc = subprocess.run([sys.executable, "-m", "assistant.cli", "live", "--no-tui", "--input-device", "nonexistent"],
+    proc = subprocess.run([sys.executable, "-m", "assistant.modes.cli", "live", "--no-tui", "--input-device", "nonexistent"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 2
     line = _one_line(proc.stderr)

@@ -61,8 +61,8 @@ def test_hearth_writes_no_config_file(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HEARTH_CONFIG": str(config),
            "XDG_CONFIG_HOME": str(tmp_path / "config")}
     for args in (["--help"], ["replay", str(tmp_path / "absent.wav"), "--out", str(tmp_path / "o")], ["people"]):
-        subprocess.run([sys.executable, "-m", "assistant.cli", *args, "--data-dir", str(tmp_path / "d")]
-                       if args != ["--help"] else [sys.executable, "-m", "assistant.cli", *args],
+        subprocess.run([sys.executable, "-m", "assistant.modes.cli", *args, "--data-dir", str(tmp_path / "d")]
+                       if args != ["--help"] else [sys.executable, "-m", "assistant.modes.cli", *args],
                        cwd=ROOT, env=env, capture_output=True, timeout=120)
     assert not config.exists() and not (tmp_path / "config").exists()
     db = tmp_path / "d" / "hearth.db"
@@ -103,8 +103,8 @@ def test_a_session_with_memory_logs_nothing_that_was_said(failing_writer, engine
                                                           tmp_path, caplog):
     """Replayed turns with memory on, every logger captured: no record at INFO or above holds the words
     heard, the reply, or a memory (with a failing memory writer: not even in its traceback)."""
-    from assistant.household import Household
-    from assistant.replay import replay_file
+    from assistant.memory_access.household import Household
+    from assistant.modes.replay import replay_file
     from memory import open_store
     from memory.turns import PersonMemory
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from assistant.replay import replay_file
+from assistant.modes.replay import replay_file
 from assistant.timings import events_complete_and_ordered
 from conftest import items
 from wer import word_errors

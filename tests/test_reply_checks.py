@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant import reply_checks as rc
+from assistant.reply import checks as rc
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
 THINGS = rc.their_things(SAID)

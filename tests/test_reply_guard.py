@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.reply_guard import TRIES, begun_well, continued, own_words
+from assistant.reply.guard import TRIES, begun_well, continued, own_words
 
 HEARD = "I planted tomatoes in the garden this spring."
 

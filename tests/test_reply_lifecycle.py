@@ -12,10 +12,10 @@ import pytest
 from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.engines import Engines
-from assistant.jobs import CarriedUtterance
-from assistant.prompt import History
-from assistant.responder import Responder
-from assistant.routing import OneMemory
+from assistant.pipeline.jobs import CarriedUtterance
+from assistant.reply.prompt import History
+from assistant.pipeline.responder import Responder
+from assistant.memory_access.routing import OneMemory
 from fakes import GatedChat, HeldSink, ScriptedAsr, ToneTts
 
 REPLY = "Your dog is called Biscuit. He is a good dog."

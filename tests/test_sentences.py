@@ -1,5 +1,5 @@
-from assistant.sentences import sentences_from_tokens, split_complete, spoken_form
-from assistant.prompt import NOTES_INTRO
+from assistant.reply.sentences import sentences_from_tokens, split_complete, spoken_form
+from assistant.reply.prompt import NOTES_INTRO
 
 
 def stream(text: str, size: int = 3):

@@ -428,7 +428,7 @@ def test_rename_and_lookup(book, store, voices):
 # -- the command line's functions ---------------------------------------------------------------
 
 def test_people_commands(tmp_path, encoder, speech_dir):
-    from assistant import people
+    from assistant.modes import people
     from assistant.config import Config
     from assistant.errors import HearthError
 

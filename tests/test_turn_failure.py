@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from assistant import events as ev
-from assistant.remembering import open_memory_store, session_memory
-from assistant.routing import OneMemory
-from assistant.replay import replay_file
+from assistant.memory_access.remembering import open_memory_store, session_memory
+from assistant.memory_access.routing import OneMemory
+from assistant.modes.replay import replay_file
 
 
 def test_a_failing_turn_does_not_stop_the_loop(speech_dir, engines, test_config, tmp_path):

@@ -1,6 +1,6 @@
 """Cancellation and turn ids as pure logic."""
 
-from assistant.turns import CancelJob, ReleaseJob, StartJob, TurnPlanner
+from assistant.pipeline.planner import CancelJob, ReleaseJob, StartJob, TurnPlanner
 from audio.endpointer import Signal as S
 
 

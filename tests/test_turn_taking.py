@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.replay import replay_file
+from assistant.modes.replay import replay_file
 from audio.listener import Listener
 from audio.sources import FileSource
-from assistant.loop import endpoint_settings
+from assistant.pipeline.loop import endpoint_settings
 from conftest import SPEECH, items
 
 

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from assistant.endpointing import end_silence_for
+from assistant.pipeline.end_silence import end_silence_for
 from memory.dates import resolve_dates
 from text.words import count_of, count_phrase, ends_hanging, sentence_ends, split_sentences
 

@@ -128,7 +128,7 @@ class Session:
             bus = ev.EventBus()
             log = None
             if self.out is not None:
-                from assistant.replay import EventLog
+                from assistant.modes.replay import EventLog
 
                 log = EventLog(self.out / "events.jsonl")
                 bus.subscribe(log)
@@ -136,7 +136,7 @@ class Session:
             if self.make_memory is not None:
                 self.routing, self.store = self.make_memory(self.engines)
             post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
-            from assistant.loop import LIVE_RECORDS, TurnLoop
+            from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
 
             loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
                             keep_records=LIVE_RECORDS)
@@ -159,8 +159,8 @@ class Session:
         if self.mode == "live":
             return self._mic.frames(), self._speaker, ""
         if self.mode == "demo":
-            from assistant.demo import SCRIPT, user_lines
-            from assistant.scripted import scripted_person
+            from assistant.modes.demo import SCRIPT, user_lines
+            from assistant.modes.scripted import scripted_person
 
             post(EngineProgress("script", "loading"))
             lines = user_lines(self.engines.tts, SCRIPT)

@@ -20,13 +20,13 @@ from memory import MemoryStore
 from memory.enrolment import EnrolmentDialog
 from memory.speakers import SpeakerBook
 
-from .config import Config
-from .remembering import LoopMemory, person_id_for
-from .routing import Speaker
+from assistant.config import Config
+from assistant.memory_access.remembering import LoopMemory, person_id_for
+from assistant.memory_access.routing import Speaker
 
 
 class Household:
-    """Speaker routing (assistant.routing.SpeakerRouting) by voice."""
+    """Speaker routing (assistant.memory_access.routing.SpeakerRouting) by voice."""
 
     def __init__(self, store: MemoryStore, config: Config, engines, clock: Callable[[], datetime] = datetime.now):
         self.store, self.config, self.engines, self.clock = store, config, engines, clock

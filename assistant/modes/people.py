@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable
 
-from .config import Config
-from .errors import HearthError
+from assistant.config import Config
+from assistant.errors import HearthError
 
 
 @contextmanager

@@ -15,8 +15,8 @@ import logging
 import threading
 from typing import Callable
 
-from .routing import TurnMemory
-from .prompt import History, build_messages, carry_notes, renewed_notes
+from assistant.memory_access.routing import TurnMemory
+from assistant.reply.prompt import History, build_messages, carry_notes, renewed_notes
 
 log = logging.getLogger(__name__)
 

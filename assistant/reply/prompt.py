@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from memory.ranking import estimate_tokens, repeats, word_set
 
-from .reply_checks import UNNAMED, first_person
+from assistant.reply.checks import UNNAMED, first_person
 
 SYSTEM_PROMPT = (
     "You are Hearth, a warm voice assistant talking with {person}. Your words are spoken aloud, so reply in one "

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import events as ev
-from .lifecycle import ENDED, RELEASED, STOPPED, JobEvent, JobState, next_state
+from assistant import events as ev
+from assistant.pipeline.lifecycle import ENDED, RELEASED, STOPPED, JobEvent, JobState, next_state
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Worker:
 @dataclass
 class Job:
     """One utterance on its way to a spoken answer. Its state changes only through advance(), with
-    the responder's lock held, along the table in assistant/lifecycle.py."""
+    the responder's lock held, along the table in assistant/pipeline/lifecycle.py."""
     job_id: int
     turn_id: int
     audio: np.ndarray
@@ -65,7 +65,7 @@ class Job:
     first_token_reported: bool = False  # a second try (reply_guard) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
-    speaker: object = None  # assistant.routing.Speaker, when voices are told apart
+    speaker: object = None  # assistant.memory_access.routing.Speaker, when voices are told apart
 
     def __post_init__(self) -> None:
         if self.state is not JobState.HELD:  # not speculative: nothing to wait for

@@ -23,15 +23,15 @@ from models.tts import PiperSynthesizer
 
 from audio.sinks import WavSink
 
-from . import events as ev
-from .clock import MonotonicClock
-from .config import Config
-from .engines import Engines
-from .loop import TurnLoop
-from .remembering import open_memory_store, session_memory
-from .routing import OneMemory, SpeakerRouting
-from .replay import EventLog, ReplayResult, write_transcript
-from .scripted import scripted_person
+from assistant import events as ev
+from assistant.clock import MonotonicClock
+from assistant.config import Config
+from assistant.engines import Engines
+from assistant.pipeline.loop import TurnLoop
+from assistant.memory_access.remembering import open_memory_store, session_memory
+from assistant.memory_access.routing import OneMemory, SpeakerRouting
+from assistant.modes.replay import EventLog, ReplayResult, write_transcript
+from assistant.modes.scripted import scripted_person
 
 SESSIONS = (
     (

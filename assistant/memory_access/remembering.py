@@ -16,13 +16,13 @@ from typing import Callable
 from memory import MemoryStore, PersonMemory, open_store
 from models.gate import BackgroundChat, LlmGate
 
-from .config import Config
+from assistant.config import Config
 
 log = logging.getLogger(__name__)
 
 
 class LoopMemory:
-    """One person's memory for one session of the loop (satisfies assistant.routing.TurnMemory)."""
+    """One person's memory for one session of the loop (satisfies assistant.memory_access.routing.TurnMemory)."""
 
     def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_gate: LlmGate | None = None,
                  clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,

@@ -1,6 +1,6 @@
 """What the turn loop needs from memory, in two parts: whose memory a turn uses (SpeakerRouting),
 and that memory itself (TurnMemory). Every mode passes a SpeakerRouting: a Household where voices
-are told apart (assistant/household.py), OneMemory where every turn uses the same memory or none.
+are told apart (assistant/memory_access/household.py), OneMemory where every turn uses the same memory or none.
 """
 
 from __future__ import annotations

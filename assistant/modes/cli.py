@@ -11,9 +11,9 @@ from audio.sources import AudioInputError
 from memory import MemoryStoreError
 from models import ModelError
 
-from . import events as ev
-from .config import default_config_path, load_config
-from .errors import HearthError
+from assistant import events as ev
+from assistant.config import default_config_path, load_config
+from assistant.errors import HearthError
 
 USER_ERRORS = (HearthError, AudioInputError, ModelError, MemoryStoreError)
 
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _load(config):
-    from .engines import load_engines
+    from assistant.engines import load_engines
 
     def progress(name: str, state: str, seconds: float) -> None:
         if state == "ready":
@@ -139,15 +139,15 @@ def _window(args) -> bool:
 
 def _routing(config, engines, store):
     """Whose memory each turn uses: the household's, by voice; none when memory is off."""
-    from .household import Household
-    from .routing import OneMemory
+    from assistant.memory_access.household import Household
+    from assistant.memory_access.routing import OneMemory
 
     return Household(store, config, engines) if store is not None else OneMemory()
 
 
 def _tui_memory(config):
     """For the window: the household's memory and its store, once the engines are loaded."""
-    from .remembering import open_memory_store
+    from assistant.memory_access.remembering import open_memory_store
 
     def make(engines):
         store = open_memory_store(config, engines)
@@ -158,8 +158,8 @@ def _tui_memory(config):
 def run_replay(args, config) -> int:
     from audio.sources import FileSource
 
-    from .remembering import open_memory_store
-    from .replay import output_folder, print_table, replay_session
+    from assistant.memory_access.remembering import open_memory_store
+    from assistant.modes.replay import output_folder, print_table, replay_session
 
     for path in args.files:  # check every input before loading models
         FileSource(path)
@@ -187,16 +187,16 @@ def run_replay(args, config) -> int:
 
 
 def run_demo(args, config) -> int:
-    from .demo import SESSIONS, run_demo as demo
-    from .replay import print_table
+    from assistant.modes.demo import SESSIONS, run_demo as demo
+    from assistant.modes.replay import print_table
 
     out = args.out or config.cache_path / "demo"
     if _window(args):
         from tui.app import run_tui
 
-        from .demo import PERSON, fresh_demo_config
-        from .remembering import open_memory_store, session_memory
-        from .routing import OneMemory
+        from assistant.modes.demo import PERSON, fresh_demo_config
+        from assistant.memory_access.remembering import open_memory_store, session_memory
+        from assistant.memory_access.routing import OneMemory
 
         def make(engines):
             store = open_memory_store(demo_config, engines)
@@ -221,14 +221,14 @@ def run_demo(args, config) -> int:
 
 
 def run_enrol(args, config) -> int:
-    from . import people
+    from assistant.modes import people
 
     print(people.enrol(config, args.name, args.files))
     return 0
 
 
 def run_people(args, config) -> int:
-    from . import people
+    from assistant.modes import people
 
     wanted = {"list": 0, "rename": 2, "merge": 2, "forget": 1}[args.action]
     if len(args.names) != wanted:
@@ -264,9 +264,9 @@ def run_live(args, config) -> int:
     from audio.sinks import SpeakerSink
     from audio.sources import MicSource
 
-    from .clock import MonotonicClock
-    from .loop import LIVE_RECORDS, TurnLoop
-    from .remembering import open_memory_store
+    from assistant.clock import MonotonicClock
+    from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
+    from assistant.memory_access.remembering import open_memory_store
 
     if _window(args):
         from tui.app import run_tui
@@ -280,7 +280,7 @@ def run_live(args, config) -> int:
     speaker = SpeakerSink(config.output_device or None)
     event_log = None
     if args.events is not None:  # checked before the models load: a bad path is a quick error
-        from .replay import EventLog
+        from assistant.modes.replay import EventLog
 
         try:
             event_log = EventLog(args.events)

@@ -22,17 +22,17 @@ from audio.listener import Listener
 from audio.sinks import AudioSink
 from audio.sources import Frame
 
-from . import events as ev
-from .clock import Clock, SpeechPacer
-from .config import Config
-from .endpointing import end_silence_for
-from .echo_guard import EchoGuard
-from .engines import Engines
-from .partials import PartialTranscriber
-from .prompt import History
-from .responder import Responder
-from .routing import OneMemory, SpeakerRouting
-from .turns import CancelJob, ReleaseJob, StartJob, TurnPlanner
+from assistant import events as ev
+from assistant.clock import Clock, SpeechPacer
+from assistant.config import Config
+from assistant.pipeline.end_silence import end_silence_for
+from assistant.pipeline.echo_guard import EchoGuard
+from assistant.engines import Engines
+from assistant.pipeline.partials import PartialTranscriber
+from assistant.reply.prompt import History
+from assistant.pipeline.responder import Responder
+from assistant.memory_access.routing import OneMemory, SpeakerRouting
+from assistant.pipeline.planner import CancelJob, ReleaseJob, StartJob, TurnPlanner
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ class TurnLoop:
         return self.records
 
     def _threshold(self, planner: TurnPlanner) -> float:
-        """While Hearth is talking, half-duplex ignores the microphone (see assistant/echo_guard.py)."""
+        """While Hearth is talking, half-duplex ignores the microphone (see assistant/pipeline/echo_guard.py)."""
         return self.echo.threshold(self.config.vad_threshold, planner.replying is not None and self.sink.playing)
 
     def _announce(self, step, heard, turn_id: int, listener: Listener) -> None:

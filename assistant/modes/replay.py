@@ -12,13 +12,13 @@ from pathlib import Path
 from audio.sinks import WavSink
 from audio.sources import FileSource
 
-from . import events as ev
-from .clock import MonotonicClock, ReplayClock, follow
-from .config import Config
-from .engines import Engines
-from .loop import LoopOptions, TurnLoop, TurnRecord
-from .routing import OneMemory, SpeakerRouting
-from .timings import format_turn_table, stage_durations
+from assistant import events as ev
+from assistant.clock import MonotonicClock, ReplayClock, follow
+from assistant.config import Config
+from assistant.engines import Engines
+from assistant.pipeline.loop import LoopOptions, TurnLoop, TurnRecord
+from assistant.memory_access.routing import SpeakerRouting
+from assistant.timings import format_turn_table, stage_durations
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Generator, Iterator
 
-from .reply_checks import bad_start, parrots, undecided_start
+from assistant.reply.checks import bad_start, parrots, undecided_start
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
 TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is

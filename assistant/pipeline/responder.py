@@ -18,20 +18,20 @@ import numpy as np
 
 from audio.sinks import AudioSink
 
-from . import events as ev
-from .clock import Clock
-from .config import Config
-from .anticipation import Anticipation, stands_in_for, still_valid
-from .heap import release_free_memory
-from .engines import Engines
-from .routing import SpeakerRouting
-from .jobs import CarriedUtterance, Job, JobCancelled, Worker
-from .lifecycle import JobEvent, JobState, cancel_event
-from .prompt import EXAMPLE_WORDS, History, build_messages
-from .prompt_cache import PromptCache
-from .reply_checks import FALLBACK_REPLY, repaired
-from .reply_guard import begun_well, continued, own_words
-from .sentences import sentences_from_tokens, spoken_form
+from assistant import events as ev
+from assistant.clock import Clock
+from assistant.config import Config
+from assistant.pipeline.anticipation import Anticipation, stands_in_for, still_valid
+from assistant.pipeline.heap import release_free_memory
+from assistant.engines import Engines
+from assistant.memory_access.routing import SpeakerRouting
+from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled, Worker
+from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
+from assistant.reply.prompt import EXAMPLE_WORDS, History, build_messages
+from assistant.reply.prompt_cache import PromptCache
+from assistant.reply.checks import FALLBACK_REPLY, repaired
+from assistant.reply.guard import begun_well, continued, own_words
+from assistant.reply.sentences import sentences_from_tokens, spoken_form
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class Responder:
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
         self._on_transcript = on_transcript or (lambda turn_id, text: None)
-        # told each transcript: is it Hearth's own voice heard back (assistant/echo_guard.py)?
+        # told each transcript: is it Hearth's own voice heard back (assistant/pipeline/echo_guard.py)?
         self._is_echo = is_echo or (lambda turn_id, text: False)
         self._anticipation: Anticipation | None = None
         self.prompt_cache = PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens)

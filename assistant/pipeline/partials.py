@@ -14,8 +14,8 @@ from typing import Callable
 
 import numpy as np
 
-from . import events as ev
-from .clock import Clock
+from assistant import events as ev
+from assistant.clock import Clock
 
 
 class PartialTranscriber:

@@ -26,8 +26,8 @@ from audio.echo_decision import ONSET_FRAMES, is_echo, person_confirmed, person_
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
-from .clock import Clock
-from .config import ECHO_GUARD_ALIASES
+from assistant.clock import Clock
+from assistant.config import ECHO_GUARD_ALIASES
 
 log = logging.getLogger(__name__)
 

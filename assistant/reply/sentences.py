@@ -8,7 +8,7 @@ from typing import Generator, Iterable
 from memory.ranking import DAY_HEADER
 from text.words import LEANING_WORDS, sentence_ends
 
-from .prompt import NOTES_INTRO
+from assistant.reply.prompt import NOTES_INTRO
 
 MIN_CHARS = 12  # very short fragments ("Oh.") wait to join the next sentence
 # Words before which a spoken sentence can pause naturally. The first piece of a reply may end

@@ -1,0 +1,1 @@
+"""Whose memory a turn uses (routing.py) and memory as the loop uses it."""

@@ -1,0 +1,1 @@
+"""The voice loop: frames in, turns found, answered and spoken (loop.py wires the stages)."""
