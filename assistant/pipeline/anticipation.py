@@ -47,3 +47,28 @@ def stands_in_for(partial: str, final: str) -> bool:
     """The partial says enough of the final words for its meaning (its query embedding) to rank
     memories for them: at least half as many words."""
     return 2 * len(_words(partial)) >= len(_words(final)) > 0
+
+
+def anticipate(turn_id: int, partial_text: str, memory) -> Anticipation:
+    """The lookup for the words so far in `memory` (a TurnMemory, or None: nothing to look up)."""
+    if memory is None:
+        return Anticipation(turn_id, partial_text, "", (), None)
+    memory.prepare(partial_text)
+    block, memories = memory.recall(partial_text)
+    return Anticipation(turn_id, partial_text, block, tuple(memories), memory)
+
+
+def recall(anticipated: Anticipation | None, turn_id: int, memory, text: str) -> tuple[str, list[dict]]:
+    """The final words' notes: the anticipated lookup if it still answers them, else a fresh one,
+    ranked by the partial's meaning (its embedding is at hand; the final words' would take 15-25 ms
+    on the critical path) and the final words' entities, or by the final words alone where there
+    was no partial or it heard too little of them."""
+    if memory is None:
+        return "", []
+    a = anticipated
+    if a is not None and a.turn_id == turn_id and a.memory is memory:
+        if still_valid(a.text, text):
+            return a.block, list(a.memories)
+        if stands_in_for(a.text, text):
+            return memory.recall(text, like=a.text)
+    return memory.recall(text)

@@ -21,17 +21,16 @@ from audio.sinks import AudioSink
 from assistant import events as ev
 from assistant.clock import Clock
 from assistant.config import Config
-from assistant.pipeline.anticipation import Anticipation, stands_in_for, still_valid
+from assistant.pipeline.anticipation import Anticipation, anticipate, recall
 from assistant.pipeline.heap import release_free_memory
 from assistant.engines import Engines
 from assistant.memory_access.routing import SpeakerRouting
 from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled, Worker
 from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
-from assistant.reply.prompt import EXAMPLE_WORDS, History, build_messages
+from assistant.pipeline.voicing import Voicer
+from assistant.reply.prompt import History, build_messages
 from assistant.reply.prompt_cache import PromptCache
-from assistant.reply.checks import FALLBACK_REPLY, repaired
-from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.sentences import sentences_from_tokens, spoken_form
+from assistant.reply.checks import repaired
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +46,6 @@ class Responder:
         self.config = config
         self.history = history
         self.routing = routing  # whose memory each turn uses
-        self.stream_audio = stream_audio  # False: the whole reply is synthesized before any of it plays
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
         self._on_transcript = on_transcript or (lambda turn_id, text: None)
@@ -64,6 +62,8 @@ class Responder:
         self._between_turns_done.set()
         self._carry = CarriedUtterance()
         self._identifier = Worker("identifying the speaker")  # beside the ASR, for every job
+        self._voicer = Voicer(engines, config, clock, history, stream_audio, self._emit, self._play_chunks,
+                              self._check)
         self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
         self._thread.start()
         self.warming = threading.Thread(target=self.prompt_cache.warm, args=(routing.anticipated,),
@@ -120,28 +120,9 @@ class Responder:
         will be (without them the partial covers too little of it to stand in for it)."""
         partial_text = self._carry.joined(partial_text)
         memory = self.routing.anticipated()  # the person who spoke last, before the voice is identified
-        block, memories = "", []
-        if memory is not None:
-            memory.prepare(partial_text)
-            block, memories = memory.recall(partial_text)
-        self._anticipation = Anticipation(turn_id, partial_text, block, tuple(memories), memory)
+        a = self._anticipation = anticipate(turn_id, partial_text, memory)
         if self.prefill:
-            self.prompt_cache.prefill_partial(partial_text, memory, block)
-
-    def _recall(self, job: Job, text: str) -> tuple[str, list[dict]]:
-        """The anticipated lookup if it still answers the final words, else a fresh one: ranked by
-        the partial's meaning (its embedding is at hand; the final words' would take 15-25 ms on
-        the critical path) and the final words' entities, or by the final words alone where there
-        was no partial or it heard too little of them."""
-        if job.memory is None:
-            return "", []
-        a = self._anticipation
-        if a is not None and a.turn_id == job.turn_id and a.memory is job.memory:
-            if still_valid(a.text, text):
-                return a.block, list(a.memories)
-            if stands_in_for(a.text, text):
-                return job.memory.recall(text, like=a.text)
-        return job.memory.recall(text)
+            self.prompt_cache.prefill_partial(partial_text, memory, a.block)
 
     @property
     def anticipated_text(self) -> str:
@@ -196,6 +177,12 @@ class Responder:
             self.sink.start_reply(job.turn_id)
             self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
         self.sink.play(chunk, self.engines.tts.sample_rate)
+
+    def _play_chunks(self, job: Job, chunks: list[np.ndarray]) -> None:
+        with self._lock:
+            for chunk in chunks:
+                self._check(job)
+                self._play(job, chunk)
 
     def _check(self, job: Job) -> None:
         if job.stopped:
@@ -275,17 +262,17 @@ class Responder:
         job.heard = text
 
         started = self.clock.now()
-        block, memories = self._recall(job, text)
+        block, memories = recall(self._anticipation, job.turn_id, job.memory, text)
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
 
         step = routing.dialog_step(text, job.speaker)
         if step is not None and step.handled:  # the enrolment dialog answers this one itself
-            reply = self._say(job, step.say)
+            reply = self._voicer.say(job, step.say)
         else:
             notes = self.prompt_cache.use_notes(job.memory, block)
             name = job.memory.person_name if job.memory else None
             said = [user for user, _ in self.history.turns] + [text]
-            reply = self._speak(job, build_messages(text, self.history, notes, name),
+            reply = self._voicer.speak(job, build_messages(text, self.history, notes, name),
                                 repair=lambda sentence: repaired(sentence, name or "", said, notes))
         # A reply made whole within the silence waits there for the endpoint, or for the person to go on.
         job.settled.wait()
@@ -299,72 +286,6 @@ class Responder:
         if job.memory_turn is not None:
             job.memory.finish_turn(job.memory_turn, reply)
         routing.learn(job.speaker)
-
-    def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
-        first = not job.first_token_reported
-        with self.llm_gate.foreground():
-            stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
-                                             avoid=avoid)
-            try:
-                for piece in stream:
-                    self._check(job)
-                    if first:
-                        first = False
-                        job.first_token_reported = True
-                        cached, evaluated = self.engines.llm.last_prompt_tokens
-                        self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now(), cached_tokens=cached,
-                                                         evaluated_tokens=evaluated))
-                    yield piece
-            finally:
-                stream.close()
-
-    def _speak(self, job: Job, messages: list[dict], repair: Callable[[str], str] = lambda s: s) -> str:
-        """Sentences are voiced as they complete; the first is cut at a clause so sound starts sooner.
-        Each is said to the person as "you" (`repair`): a small model slips into "Dana's dog"."""
-        spoken: list[str] = []
-        pending: list[np.ndarray] = []
-        clause_words = 2 if self.stream_audio else 0
-        def reply(avoid: str):
-            return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=clause_words)
-
-        # not to be copied: the earlier replies, and what the worked examples' person said
-        earlier = [said for _, said in self.history.turns] + list(EXAMPLE_WORDS)
-        for piece in own_words(begun_well(reply, job.heard, earlier), job.heard, earlier):
-            sentence = continued(spoken[-1] if spoken else "", repair(spoken_form(piece)))
-            if not sentence:
-                continue
-            self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))
-            job.sentences.append((sentence, job.reply_seconds))
-            for chunk in self.engines.tts.stream(sentence):
-                self._check(job)
-                job.reply_seconds += len(chunk) / self.engines.tts.sample_rate
-                if self.stream_audio:
-                    with self._lock:
-                        self._play(job, chunk)
-                else:
-                    pending.append(chunk)
-            spoken.append(sentence)
-        if not spoken:  # the model said nothing: say so rather than leave the person waiting
-            return self._say(job, FALLBACK_REPLY, pending)
-        with self._lock:
-            for chunk in pending:
-                self._check(job)
-                self._play(job, chunk)
-        return " ".join(spoken)
-
-    def _say(self, job: Job, text: str, pending: list[np.ndarray] | None = None) -> str:
-        """Speak a fixed reply (no language model), after anything already voiced but not played."""
-        if not job.first_token_reported:
-            job.first_token_reported = True
-            self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now()))
-        self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=text))
-        job.sentences.append((text, job.reply_seconds))
-        chunks = list(pending or []) + list(self.engines.tts.stream(text))
-        with self._lock:
-            for chunk in chunks:
-                self._check(job)
-                self._play(job, chunk)
-        return text
 
 
 _NO_WORDS = re.compile(r"^[\W_]*$")
