@@ -230,3 +230,43 @@ class VoiceEncoder:
             raise VoiceprintError(f"the voice encoder failed: {str(exc).strip().splitlines()[0] if str(exc) else exc}") \
                 from None
         return check_embedding(e, "voice encoder output")
+
+
+@dataclass
+class _UnknownVoice:
+    embeddings: list[np.ndarray]
+    last_heard: int
+
+
+class UnknownVoices:
+    """Voices nobody was recognised in, grouped as they are heard: a voice that scores above the
+    threshold against a group joins it, and once a group has `agree` utterances it is a person in
+    the making (hear() returns its embeddings and forgets the group). At most `limit` groups are
+    kept; the one heard longest ago goes first."""
+
+    def __init__(self, threshold: float, agree: int, limit: int) -> None:
+        self.threshold, self.agree, self.limit = threshold, agree, limit
+        self._groups: list[_UnknownVoice] = []
+        self._heard = 0
+
+    def hear(self, embedding: np.ndarray) -> list[np.ndarray] | None:
+        self._heard += 1
+        best, best_score = None, -1.0
+        for group in self._groups:
+            score = person_scores(embedding, {0: np.vstack(group.embeddings)})[0]
+            if score > best_score:
+                best, best_score = group, score
+        if best is None or best_score < self.threshold:
+            self._groups.append(_UnknownVoice([embedding], self._heard))
+            if len(self._groups) > self.limit:
+                self._groups.remove(min(self._groups, key=lambda g: g.last_heard))
+            return None
+        best.embeddings.append(embedding)
+        best.last_heard = self._heard
+        if len(best.embeddings) < self.agree:
+            return None
+        self._groups.remove(best)
+        return best.embeddings
+
+    def clear(self) -> None:
+        self._groups.clear()

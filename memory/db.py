@@ -137,3 +137,24 @@ def migrate(conn, path: Path, target: int | None = None) -> int:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def timestamp(value) -> str:
+    """A datetime as stored (ISO, to the second); a string is taken as already stored."""
+    return value if isinstance(value, str) else value.isoformat(timespec="seconds")
+
+
+def vector_blob(vector, dim: int) -> bytes:
+    """A vector as sqlite-vec stores it: `dim` float32s."""
+    import numpy as np
+
+    vector = np.asarray(vector, dtype=np.float32).reshape(-1)
+    if vector.shape[0] != dim:
+        raise ValueError(f"expected a {dim}-d vector, got {vector.shape[0]}")
+    return vector.tobytes()
+
+
+def chunks(values: list, size: int = 500):
+    """`values` in pieces small enough for one statement's parameters."""
+    for i in range(0, len(values), size):
+        yield values[i:i + size]

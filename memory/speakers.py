@@ -4,7 +4,7 @@
 enrols people, refreshes voiceprints from confident recognitions only, turns an unknown voice that
 keeps talking into a provisional person (whose memories stay under that person until it is named or
 merged), and names, renames, merges and forgets people. Merge and forget each run in one transaction
-and leave no row that points at a person who is gone (the rows are moved by memory/person_rows.py).
+and leave no row that points at a person who is gone (the rows are moved by memory/tables/person_rows.py).
 
 The enrolment dialog itself ("my name is Priya" → "Shall I remember your voice as Priya?" → yes)
 is pure and lives in memory/enrolment.py; the voice loop drives it and calls `SpeakerBook.claim`.
@@ -19,11 +19,11 @@ from typing import Callable, Iterable
 import numpy as np
 
 from audio.voiceprint import (ANCHORS, DEFAULT_MARGIN, DEFAULT_THRESHOLD, MAX_VOICEPRINTS, VOICE_DIM, Identification,
-                              VoiceprintError, check_embedding, decide, person_scores, prune_order, refresh_slot,
-                              should_refresh)
+                              UnknownVoices, VoiceprintError, check_embedding, decide, person_scores, prune_order,
+                              refresh_slot, should_refresh)
 
 from .errors import MemoryStoreError
-from .person_rows import delete_person_rows, move_person_rows
+from .tables.person_rows import delete_person_rows, move_person_rows
 from .store import MemoryStore
 
 PROVISIONAL_AFTER = 3        # consistent utterances before an unknown voice becomes a provisional person
@@ -64,13 +64,6 @@ class PersonSummary:
     created: str
 
 
-@dataclass
-class _Pending:
-    """An unknown voice heard more than once, not yet a person."""
-    embeddings: list[np.ndarray]
-    last_seen: int
-
-
 class SpeakerBook:
     def __init__(self, store: MemoryStore, threshold: float = DEFAULT_THRESHOLD, margin: float = DEFAULT_MARGIN,
                  provisional_after: int = PROVISIONAL_AFTER, clock: Callable[[], datetime] = datetime.now) -> None:
@@ -78,20 +71,14 @@ class SpeakerBook:
         self.provisional_after = provisional_after
         self.clock = clock
         self._prints: dict[int, tuple[list[int], np.ndarray]] | None = None  # person -> (voiceprint ids, matrix)
-        self._pending: list[_Pending] = []
-        self._heard = 0
+        self._unknown = UnknownVoices(self.threshold, provisional_after, PENDING_LIMIT)
 
     # -- reading ------------------------------------------------------------------------------
-
-    def _sql(self, sql: str, params: tuple = ()):
-        return self.store.execute(sql, params)
 
     def _load(self) -> dict[int, tuple[list[int], np.ndarray]]:
         if self._prints is None:
             try:
-                rows = self.store.rows(
-                    "SELECT v.id, v.person_id, vv.embedding FROM voiceprints v "
-                    "LEFT JOIN voiceprint_vec vv ON vv.voiceprint_id = v.id ORDER BY v.person_id, v.id")
+                rows = self.store.voiceprints()
             except MemoryStoreError as exc:
                 raise SpeakerBookError(f"the voiceprints in the memory store cannot be read ({exc})") from None
             by_person: dict[int, tuple[list[int], list[np.ndarray]]] = {}
@@ -150,7 +137,7 @@ class SpeakerBook:
         pid = self.store.find_person(text)
         if pid is not None:
             return pid
-        rows = self.store.rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (text,))
+        rows = self.store.people_named(text)
         if len(rows) == 1:
             return rows[0][0]
         if len(rows) > 1:
@@ -161,20 +148,13 @@ class SpeakerBook:
         raise SpeakerBookError(f"nobody called {text!r} is known (see `hearth people list`)")
 
     def list_people(self) -> list[PersonSummary]:
-        rows = self.store.rows(
-            "SELECT p.id, p.name, p.provisional, p.created, "
-            "(SELECT count(*) FROM voiceprints v WHERE v.person_id = p.id), "
-            "(SELECT count(*) FROM turns t WHERE t.person_id = p.id AND t.role = 'user'), "
-            "(SELECT count(*) FROM items i WHERE i.person_id = p.id) + "
-            "(SELECT count(*) FROM persona n WHERE n.person_id = p.id) "
-            "FROM people p ORDER BY p.provisional, lower(p.name), p.id")
+        rows = self.store.people_with_counts()
         return [PersonSummary(r[0], r[1], bool(r[2]), r[4], r[5], r[6], r[3]) for r in rows]
 
     # -- writing voiceprints ------------------------------------------------------------------
 
     def _name_free(self, name: str, except_id: int | None = None) -> None:
-        rows = self.store.rows("SELECT id, name FROM people WHERE lower(name) = lower(?)", (name,))
-        taken = [r[1] for r in rows if r[0] != except_id]
+        taken = [n for pid, n in self.store.people_named(name) if pid != except_id]
         if taken:
             raise SpeakerBookError(f"someone is already called {taken[0]!r}; merge the two instead "
                                    "(`hearth people merge KEEP REMOVE`)")
@@ -188,10 +168,10 @@ class SpeakerBook:
         with self.store.transaction():
             pid = self.store.find_person(name)
             if pid is None:
-                rows = self.store.rows("SELECT id FROM people WHERE lower(name) = lower(?) ORDER BY id", (name,))
+                rows = self.store.people_named(name)
                 pid = rows[0][0] if rows else self.store.add_person(name, provisional=False, now=self.clock())
             elif self.store.person(pid)["provisional"]:
-                self._sql("UPDATE people SET provisional = 0 WHERE id = ?", (pid,))
+                self.store.confirm_person(pid)
             for v in vectors:
                 self.store.add_voiceprint(pid, v, now=self.clock())
             self._prune(pid)
@@ -199,19 +179,14 @@ class SpeakerBook:
         return pid
 
     def _prune(self, person_id: int, cap: int = MAX_VOICEPRINTS, anchors: int = ANCHORS) -> int:
-        rows = self._sql("SELECT v.id, vv.embedding FROM voiceprints v JOIN voiceprint_vec vv "
-                         "ON vv.voiceprint_id = v.id WHERE v.person_id = ? ORDER BY v.id", (person_id,)).fetchall()
+        rows = [(vid, blob) for vid, _, blob in self.store.voiceprints(person_id) if blob is not None]
         if len(rows) <= cap:
             return 0
         matrix = np.vstack([np.frombuffer(bytes(b), dtype=np.float32) for _, b in rows])
         drop = prune_order(matrix, cap, anchors)
         for i in drop:
-            self._delete_voiceprint(rows[i][0])
+            self.store.delete_voiceprint(rows[i][0])
         return len(drop)
-
-    def _delete_voiceprint(self, voiceprint_id: int) -> None:
-        self._sql("DELETE FROM voiceprint_vec WHERE voiceprint_id = ?", (voiceprint_id,))
-        self._sql("DELETE FROM voiceprints WHERE id = ?", (voiceprint_id,))
 
     def refresh(self, person_id: int, embedding, identification: Identification,
                 seconds: float | None = None) -> str:
@@ -230,7 +205,7 @@ class SpeakerBook:
             return "skipped"
         with self.store.transaction():
             if action == "replace":
-                self._delete_voiceprint(ids[index])
+                self.store.delete_voiceprint(ids[index])
             self.store.add_voiceprint(person_id, v, now=self.clock())
         self.invalidate()
         return "added" if action == "add" else "replaced"
@@ -251,31 +226,18 @@ class SpeakerBook:
             return None
         if seconds is not None and seconds < MIN_LEARN_SECONDS:
             return None
-        self._heard += 1
-        best, best_score = None, -1.0
-        for pending in self._pending:
-            score = person_scores(v, {0: np.vstack(pending.embeddings)})[0]
-            if score > best_score:
-                best, best_score = pending, score
-        if best is None or best_score < self.threshold:
-            self._pending.append(_Pending([v], self._heard))
-            if len(self._pending) > PENDING_LIMIT:
-                self._pending.remove(min(self._pending, key=lambda p: p.last_seen))
+        agreed = self._unknown.hear(v)
+        if agreed is None:
             return None
-        best.embeddings.append(v)
-        best.last_seen = self._heard
-        if len(best.embeddings) < self.provisional_after:
-            return None
-        self._pending.remove(best)
         with self.store.transaction():
             pid = self.store.add_person(self._next_guest_name(), provisional=True, now=self.clock())
-            for e in best.embeddings[:MAX_VOICEPRINTS]:
+            for e in agreed[:MAX_VOICEPRINTS]:
                 self.store.add_voiceprint(pid, e, now=self.clock())
         self.invalidate()
         return pid
 
     def _next_guest_name(self) -> str:
-        taken = {r[0] for r in self.store.rows("SELECT name FROM people WHERE name LIKE ?", (f"{GUEST} %",))}
+        taken = self.store.names_starting(f"{GUEST} ")
         n = 1
         while f"{GUEST} {n}" in taken:
             n += 1
@@ -315,14 +277,13 @@ class SpeakerBook:
         self._require(person_id)
         name = clean_name(name)
         self._name_free(name, except_id=person_id)
-        with self.store.transaction():
-            self._sql("UPDATE people SET name = ?, provisional = 0 WHERE id = ?", (name, person_id))
+        self.store.name_person(person_id, name)
 
     rename = name
 
     def merge(self, keep: int, remove: int) -> dict:
         """Everything of `remove` becomes `keep`'s, in one transaction; `remove` is deleted. Returns
-        counts moved (see memory/person_rows.py)."""
+        counts moved (see memory/tables/person_rows.py)."""
         if keep == remove:
             raise SpeakerBookError("cannot merge a person with themselves")
         self._require(keep)
@@ -339,7 +300,7 @@ class SpeakerBook:
         with self.store.transaction():
             deleted = delete_person_rows(self.store, person_id)
         self._drop_caches(person_id)
-        self._pending.clear()
+        self._unknown.clear()
         return deleted
 
     def _drop_caches(self, *person_ids: int) -> None:

@@ -48,9 +48,7 @@ class LoopMemory:
         return self.person.recall(text, like)
 
     def last_words(self) -> str:
-        rows = self.store.rows("SELECT text FROM turns WHERE person_id = ? AND role = 'user' ORDER BY id DESC LIMIT 1",
-                               (self.person.person_id,))
-        return rows[0][0] if rows else ""
+        return self.store.last_user_words(self.person.person_id)
 
     def begin_turn(self, user_text: str) -> tuple[str, int, datetime]:
         """Commit what the person said (called when the reply starts to play)."""

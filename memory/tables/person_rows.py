@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 
-from .store import MemoryStore
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..store import MemoryStore
 
 # children before parents, so tables without ON DELETE CASCADE are emptied too
 _DELETE_ORDER = ["edges", "persona", "turns", "item_versions", "items", "sessions", "entities", "voiceprints"]

@@ -1,0 +1,40 @@
+"""The sessions and turns tables: what was said, committed as it is said; never rewritten."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..db import timestamp
+
+
+class ConversationTables:
+    """A part of MemoryStore: it alone writes `sessions` and `turns`."""
+
+    def start_session(self, person_id: int, started: datetime) -> int:
+        with self.transaction():
+            return self.execute("INSERT INTO sessions(person_id, started) VALUES (?, ?)",
+                              (person_id, timestamp(started))).lastrowid
+
+    def end_session(self, session_id: int, ended: datetime) -> None:
+        with self.transaction():
+            self.execute("UPDATE sessions SET ended = ? WHERE id = ?", (timestamp(ended), session_id))
+
+    def add_turn(self, person_id: int, session_id: int, role: str, text: str, said_at: datetime) -> int:
+        with self.transaction():
+            return self.execute("INSERT INTO turns(person_id, session_id, role, text, said_at) VALUES (?, ?, ?, ?, ?)",
+                              (person_id, session_id, role, text, timestamp(said_at))).lastrowid
+
+    def turns(self, person_id: int, session_id: int | None = None) -> list[dict]:
+        sql = "SELECT id, session_id, role, text, said_at FROM turns WHERE person_id = ?"
+        params: tuple = (person_id,)
+        if session_id is not None:
+            sql += " AND session_id = ?"
+            params += (session_id,)
+        rows = self.rows(sql + " ORDER BY id", params)
+        return [dict(zip(("id", "session_id", "role", "text", "said_at"), r)) for r in rows]
+
+    def last_user_words(self, person_id: int) -> str:
+        """What the person said last, in any session ("" if nothing)."""
+        rows = self.rows("SELECT text FROM turns WHERE person_id = ? AND role = 'user' ORDER BY id DESC LIMIT 1",
+                         (person_id,))
+        return rows[0][0] if rows else ""
