@@ -1,4 +1,5 @@
-"""Audio sources: a recording file or a microphone, both yielding 32 ms frames at 16 kHz mono.
+"""Audio sources: a recording file, or a microphone (audio/microphone.py), both yielding 32 ms frames
+at 16 kHz mono.
 
 The loop sees only the AudioSource interface, so a wav file stands in for the microphone in
 tests and replays with nothing else changed.
@@ -6,20 +7,16 @@ tests and replays with nothing else changed.
 
 from __future__ import annotations
 
-import logging
-import queue
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Iterator, Protocol
 
 import numpy as np
 
 from . import FRAME_SAMPLES, SAMPLE_RATE
 from .convert import StreamResampler, to_mono
 from .errors import AudioInputError
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -41,7 +38,7 @@ class AudioSource(Protocol):
     def close(self) -> None: ...
 
 
-def _framer(chunks: Iterator[np.ndarray]) -> Iterator[Frame]:
+def framer(chunks: Iterator[np.ndarray]) -> Iterator[Frame]:
     """Cut a stream of 16 kHz mono chunks into fixed frames; the last one is zero-padded."""
     pending = np.zeros(0, dtype=np.float32)
     index = 0
@@ -72,14 +69,14 @@ def open_audio_file(path: Path):
     try:
         handle = sf.SoundFile(str(path))
     except Exception as exc:  # soundfile raises several types for unreadable input
-        raise AudioInputError(f"not a readable audio file: {path} ({_first_line(exc)})") from None
+        raise AudioInputError(f"not a readable audio file: {path} ({first_line(exc)})") from None
     if handle.frames == 0:
         handle.close()
         raise AudioInputError(f"audio file has no samples: {path}")
     return handle
 
 
-def _first_line(exc: Exception) -> str:
+def first_line(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
 
@@ -117,7 +114,7 @@ class FileSource:
                 try:
                     block = handle.read(self.BLOCK, dtype="float32", always_2d=True)
                 except Exception as exc:
-                    raise AudioInputError(f"audio file is damaged: {self.path} ({_first_line(exc)})") from None
+                    raise AudioInputError(f"audio file is damaged: {self.path} ({first_line(exc)})") from None
                 if len(block) == 0:
                     break
                 yield resampler.process(to_mono(block))
@@ -129,7 +126,7 @@ class FileSource:
 
     def frames(self) -> Iterator[Frame]:
         started = time.monotonic()
-        for frame in _framer(self._chunks()):
+        for frame in framer(self._chunks()):
             if self.realtime:
                 delay = started + frame.media_end - time.monotonic()
                 if delay > 0:
@@ -138,199 +135,3 @@ class FileSource:
 
     def close(self) -> None:
         self._closed = True
-
-
-class MicSource:
-    """The microphone through sounddevice, at the device's own rate, resampled to 16 kHz mono.
-
-    A device that stops delivering audio for `stall_seconds` (unplugged, suspended, a driver
-    that hangs) or whose stream ends with an error is reported as lost: a warning is logged
-    ("input device ... lost"), `on_status("lost", message)` is called, and `padding_seconds` of
-    silence is yielded so that an utterance in progress reaches its endpoint and is answered.
-    The stream is then reopened every `retry_seconds` (the device is looked up again by name, as
-    a replugged device may come back under another index) until it delivers audio again:
-    "input device ... back" and `on_status("back", message)`. With recover=False, or once
-    `give_up_seconds` have passed without the device, AudioInputError is raised instead.
-    """
-
-    def __init__(self, device: int | str | None = None, stall_seconds: float = 2.0, retry_seconds: float = 1.0,
-                 recover: bool = True, give_up_seconds: float | None = None, padding_seconds: float = 1.0,
-                 on_status: Callable[[str, str], None] | None = None) -> None:
-        from .devices import input_device, load_sounddevice
-
-        self._sd = load_sounddevice()
-        self._wanted = device
-        self.device_index, info = input_device(self._sd, device)
-        self.name = str(info["name"])
-        self.rate = int(info["default_samplerate"])
-        self.stall_seconds = stall_seconds
-        self.retry_seconds = retry_seconds
-        self.recover = recover
-        self.give_up_seconds = give_up_seconds
-        self.padding_seconds = padding_seconds
-        self.on_status = on_status
-        self.state = "closed"  # "open" | "lost" | "closed"
-        self.losses = 0  # how many times the device was lost in this session
-        self._queue: queue.Queue[tuple[int, np.ndarray | None]] = queue.Queue()
-        self._generation = 0  # blocks from a stream that was given up on are ignored
-        self._stream = None
-        self._closed = False
-        self._last_audio = time.monotonic()
-
-    # -- PortAudio's thread --------------------------------------------------------------------
-    def _callback_for(self, generation: int):
-        def callback(indata, frames, time_info, status) -> None:
-            self._queue.put((generation, indata.copy()))
-
-        return callback
-
-    def _finished_for(self, generation: int):
-        def finished() -> None:  # the stream ended: stopped by us, or by an error
-            self._queue.put((generation, None))
-
-        return finished
-
-    # -- opening and reopening -----------------------------------------------------------------
-    def _open(self) -> None:
-        """Open and start a stream on the device; raises AudioInputError with one line."""
-        self._generation += 1
-        stream = None
-        try:
-            stream = self._sd.InputStream(
-                device=self.device_index, channels=1, samplerate=self.rate, dtype="float32",
-                blocksize=int(self.rate * 0.032), callback=self._callback_for(self._generation),
-                finished_callback=self._finished_for(self._generation),
-            )
-            stream.start()
-        except Exception as exc:
-            if stream is not None:
-                self._discard(stream)
-            raise AudioInputError(f"cannot open input device {self.name!r}: {_first_line(exc)}") from None
-        self._stream = stream
-        self.state = "open"
-
-    @staticmethod
-    def _discard(stream) -> None:
-        """Close a stream that may already be dead; a dead device must not stop the recovery."""
-        for step in ("abort", "close"):
-            try:
-                getattr(stream, step)()
-            except Exception:
-                pass
-
-    def _drop_stream(self) -> None:
-        self._generation += 1  # anything the old stream still delivers is stale
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            self._discard(stream)
-
-    def _rescan(self) -> None:
-        """Find our device again, by name first: a replugged device may come back under another index.
-
-        PortAudio itself is not re-initialised (that would also stop the speaker's stream), so a
-        device that vanished from PortAudio's list is found again only if PortAudio lists it."""
-        from .devices import input_device
-
-        for wanted in (self.name, self._wanted):
-            try:
-                self.device_index, info = input_device(self._sd, wanted)
-            except AudioInputError:
-                continue
-            except Exception as exc:  # the host API itself failing while the device is away
-                raise AudioInputError(f"cannot list input devices: {_first_line(exc)}") from None
-            self.rate = int(info["default_samplerate"])
-            return
-        raise AudioInputError(f"input device {self.name!r} is not connected")
-
-    def _report(self, state: str, message: str) -> None:
-        log.warning("%s", message)
-        if self.on_status is not None:
-            try:
-                self.on_status(state, message)
-            except Exception:
-                log.exception("the input device status handler failed")
-
-    def _lost(self, why: str) -> None:
-        self._drop_stream()
-        self.state = "lost"
-        self.losses += 1
-        message = f"input device {self.name!r} lost ({why})"
-        if not self.recover:
-            raise AudioInputError(f"input device {self.name!r} stopped delivering audio (unplugged or stalled)")
-        self._report("lost", f"{message}; retrying every {self.retry_seconds:g} s")
-
-    def _reopen(self) -> bool:
-        """Retry until the device is back (True) or the source is closed (False)."""
-        since = time.monotonic()
-        while not self._closed:
-            try:
-                self._rescan()
-                self._open()
-                return True
-            except AudioInputError as exc:
-                last = str(exc)
-            if self.give_up_seconds is not None and time.monotonic() - since >= self.give_up_seconds:
-                raise AudioInputError(f"input device {self.name!r} did not come back within "
-                                      f"{self.give_up_seconds:g} s ({last})")
-            deadline = time.monotonic() + self.retry_seconds
-            while not self._closed and time.monotonic() < deadline:
-                time.sleep(min(0.05, self.retry_seconds))
-        return False
-
-    # -- the stream of audio ---------------------------------------------------------------------
-    def _chunks(self) -> Iterator[np.ndarray]:
-        self._open()  # a device that cannot be opened at start is an error, not a wait
-        resampler = StreamResampler(self.rate, SAMPLE_RATE)
-        recovering = False  # reopened after a loss, and no audio yet
-        while not self._closed:
-            try:
-                generation, block = self._queue.get(timeout=min(self.stall_seconds, 0.25))
-            except queue.Empty:
-                if self._closed or time.monotonic() - self._last_audio < self.stall_seconds:
-                    continue
-                why = f"no audio for {self.stall_seconds:g} s"
-            else:
-                if generation != self._generation:
-                    continue  # from a stream we already gave up on
-                if block is not None:
-                    self._last_audio = time.monotonic()
-                    if recovering:
-                        recovering = False
-                        self._report("back", f"input device {self.name!r} back")
-                    yield resampler.process(to_mono(block))
-                    continue
-                if self._closed:
-                    break
-                why = "the stream stopped"  # ended by itself: an error or an unplugged device
-            if recovering:  # reopened, but still nothing: keep trying, without reporting it again
-                self._drop_stream()
-            else:
-                tail = resampler.process(np.zeros(0, dtype=np.float32), last=True)
-                self._lost(why)  # raises when not recovering
-                if len(tail):
-                    yield tail
-                if self.padding_seconds > 0:  # an utterance cut off by the loss still reaches its endpoint
-                    yield np.zeros(int(self.padding_seconds * SAMPLE_RATE), dtype=np.float32)
-            if not self._reopen():
-                break
-            recovering = True
-            resampler = StreamResampler(self.rate, SAMPLE_RATE)
-            self._last_audio = time.monotonic()
-
-    def frames(self) -> Iterator[Frame]:
-        self._last_audio = time.monotonic()
-        yield from _framer(self._chunks())
-
-    def close(self) -> None:
-        self._closed = True
-        self.state = "closed"
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.stop()
-            except Exception:
-                pass
-            try:
-                stream.close()
-            except Exception:
-                pass

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from assistant.modes.cli import main
-from audio.sources import AudioInputError, MicSource
+from audio.microphone import MicSource
+from audio.sources import AudioInputError
 
 BLOCK_PAUSE = 0.004  # the fake delivers 32 ms blocks every 4 ms: eight times real time
 
@@ -202,7 +203,7 @@ def test_a_stalled_microphone_is_reported_and_reopened_when_it_is_back(hardware,
     hw = hardware(inputs=(("USB Mic", 48_000),))
     seen, on_status = _statuses()
     mic = MicSource("USB", stall_seconds=0.3, retry_seconds=0.1, padding_seconds=0.5, on_status=on_status)
-    caplog.set_level(logging.WARNING, logger="audio.sources")
+    caplog.set_level(logging.WARNING, logger="audio.microphone")
     reader = Consumer(mic)
     try:
         reader.wait_for(lambda: len(reader.frames) >= 20)

@@ -80,7 +80,7 @@ class Session:
     def check(self) -> None:
         if self.mode == "live":
             from audio.sinks import SpeakerSink
-            from audio.sources import MicSource
+            from audio.microphone import MicSource
 
             # lost/back reach the window through the same queue as everything else (see start())
             self._mic = MicSource(self.config.input_device or None,

@@ -176,7 +176,7 @@ def run_devices(args, config) -> int:
 
 def run_live(args, config) -> int:
     from audio.sinks import SpeakerSink
-    from audio.sources import MicSource
+    from audio.microphone import MicSource
 
     from assistant.clock import MonotonicClock
     from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
