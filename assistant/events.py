@@ -32,8 +32,14 @@ class SpeechStart(Event):
 
 
 @dataclass(frozen=True)
-class PartialTranscript(Event):
+class Words(Event):
+    """An event that carries words: heard from the person, or to be said to them."""
     text: str = ""
+
+
+@dataclass(frozen=True)
+class PartialTranscript(Words):
+    """What the person has said so far, transcribed while they speak."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +59,8 @@ class Endpoint(Event):
 
 
 @dataclass(frozen=True)
-class AsrDone(Event):
-    text: str = ""
+class AsrDone(Words):
+    """The utterance's final transcript."""
     started: float = 0.0  # when this transcription began (it may begin before the endpoint)
 
 
@@ -79,8 +85,8 @@ class LlmFirstToken(Event):
 
 
 @dataclass(frozen=True)
-class SentenceReady(Event):
-    text: str = ""
+class SentenceReady(Words):
+    """A sentence of the reply, checked and about to be voiced."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +95,8 @@ class FirstAudio(Event):
 
 
 @dataclass(frozen=True)
-class ReplyDone(Event):
-    text: str = ""
+class ReplyDone(Words):
+    """The reply has been heard (all of it, or up to a barge-in: `interrupted`)."""
     interrupted: bool = False
 
 

@@ -39,12 +39,8 @@ class Responder:
                  config: Config, history: History, routing: SpeakerRouting, stream_audio: bool = True,
                  prefill: bool = True, on_transcript: Callable[[int, str], None] | None = None,
                  is_echo: Callable[[int, str], bool] | None = None) -> None:
-        self.engines = engines
-        self.sink = sink
+        self.engines, self.sink, self.clock, self.config, self.history = engines, sink, clock, config, history
         self._emit_now = emit
-        self.clock = clock
-        self.config = config
-        self.history = history
         self.routing = routing  # whose memory each turn uses
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
