@@ -81,15 +81,32 @@ class EchoReference:
             return [text for t, text in self._said if t >= since]
 
     # -- from the sinks ---------------------------------------------------------------------
-    def played(self, samples: np.ndarray, rate: int, latency: float = 0.0, continuous: bool = False) -> None:
-        """A slice starts to play now (or `latency` seconds from now, for a device's buffer).
+    def played(self, samples: np.ndarray, rate: int, latency: float = 0.0) -> None:
+        """A slice starts to play now (or `latency` seconds from now), from a sink that plays each
+        reply as a burst: it follows the last slice when the clock puts it within _SNAP of it."""
+        self._place(samples, rate, latency, self._burst_position)
 
-        continuous: the slice follows the last one on a device that never stops (the speakers,
-        fed silence between replies), so it is placed right after it whatever the clock says; the
-        clock only moves the stream when it has disagreed by more than _SNAP for most of the last
-        DRIFT_SLICES slices (the device restarted, or its clock drifted from the microphone's).
-        A single slice's time is not trusted: a device's callback and its reported latency jitter
-        by tens of milliseconds, and a slice placed by them left holes in the reference."""
+    def played_continuously(self, samples: np.ndarray, rate: int, latency: float) -> None:
+        """A device buffer starts to play `latency` seconds from now, on a device that never stops
+        (the speakers, fed silence between replies): it is placed right after the last whatever the
+        clock says; the clock only moves the stream when it has disagreed by more than _SNAP for
+        most of the last DRIFT_SLICES slices (the device restarted, or its clock drifted from the
+        microphone's). A single slice's time is not trusted: a device's callback and its reported
+        latency jitter by tens of milliseconds, and a slice placed by them left holes in the reference."""
+        self._place(samples, rate, latency, self._stream_position)
+
+    def _burst_position(self, position: int) -> int:
+        return self._cursor if abs(position - self._cursor) <= _SNAP else position
+
+    def _stream_position(self, position: int) -> int:
+        self._disagreement.append(position - self._cursor)
+        moved = float(np.median(self._disagreement))
+        if len(self._disagreement) < DRIFT_SLICES or abs(moved) <= _SNAP:
+            return self._cursor
+        self._disagreement.clear()
+        return self._cursor + int(moved)
+
+    def _place(self, samples: np.ndarray, rate: int, latency: float, rule) -> None:
         if self._resampler is None or self._resampler[0] != rate:
             self._resampler = (rate, StreamResampler(rate, SAMPLE_RATE))
         block = self._resampler[1].process(np.asarray(samples, dtype=np.float32))
@@ -97,17 +114,7 @@ class EchoReference:
         position = self.position_at(start_time)
         with self._lock:
             if self._cursor is not None:
-                off = position - self._cursor
-                if continuous:
-                    self._disagreement.append(off)
-                    moved = float(np.median(self._disagreement))
-                    if len(self._disagreement) < DRIFT_SLICES or abs(moved) <= _SNAP:
-                        position = self._cursor
-                    else:
-                        position = self._cursor + int(moved)
-                        self._disagreement.clear()
-                elif abs(off) <= _SNAP:
-                    position = self._cursor
+                position = rule(position)
             self._write(position, block)
             self._cursor = position + len(block)
             self.last_played = max(self.last_played, start_time + len(block) / SAMPLE_RATE)

@@ -167,7 +167,7 @@ class SpeakerSink:
     def _heard(self, block: np.ndarray, dac_delay: float) -> None:
         reference = self.echo_reference
         if reference is not None:
-            reference.played(block, self.rate, latency=dac_delay, continuous=True)
+            reference.played_continuously(block, self.rate, latency=dac_delay)
 
     def _accepted_rate(self, default: int) -> int:
         for rate in (default, 48_000, 44_100, 22_050, 16_000):

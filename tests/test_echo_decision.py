@@ -12,7 +12,9 @@ from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
 from audio.echo_decision import PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
+from audio.sources import Frame
 
 SAID = ["Great news for Sam!", "She must be thrilled about the new puppy."]
 
@@ -131,7 +133,7 @@ def test_a_continuous_stream_is_placed_back_to_back_whatever_each_slices_time_sa
         jitter = float(rng.uniform(-0.06, 0.06))  # each slice's time off by up to 60 ms,
         if k % 10 == 5:
             jitter = -0.15  # and now and then by more (a slice placed by it left a hole)
-        ref.played(played[k * 160:(k + 1) * 160], 16_000, latency=0.05 + jitter, continuous=True)
+        ref.played_continuously(played[k * 160:(k + 1) * 160], 16_000, latency=0.05 + jitter)
     start = 16_000 + int(0.05 * 16_000)
     held = ref.span(start - 1600, len(played) + 3200)
     lag = int(np.argmax(np.correlate(held, played, mode="valid"))) - 1600
@@ -146,11 +148,11 @@ def test_a_continuous_stream_follows_the_clock_once_it_has_moved_for_good():
     ref.anchor(16_000)
     for k in range(10):
         clock.t = 100.0 + k * 0.01
-        ref.played(np.full(160, 0.5, dtype=np.float32), 16_000, continuous=True)
+        ref.played_continuously(np.full(160, 0.5, dtype=np.float32), 16_000, latency=0.0)
     # the device restarted: every slice now plays 300 ms later than the stream so far would say
     for k in range(10, 10 + DRIFT_SLICES + 5):
         clock.t = 100.3 + k * 0.01
-        ref.played(np.full(160, 0.25, dtype=np.float32), 16_000, continuous=True)
+        ref.played_continuously(np.full(160, 0.25, dtype=np.float32), 16_000, latency=0.0)
     last = 16_000 + int((100.3 + (9 + DRIFT_SLICES + 5) * 0.01 - 100.0) * 16_000)
     assert np.allclose(ref.span(last - 80, 80), 0.25)  # the newest slices sit where the clock says
 
@@ -227,9 +229,8 @@ def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
 
 
 def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_person():
-    guard = EchoGuard("headphones", sink=None, clock=FakeClock())
-    guard.mode, guard.monitor = "speakers", _Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True))
-    guard._recent.extend([guard.monitor.levels] * 4)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
+    list(guard.frames([FRAME] * 4))  # four frames heard at these levels
     start = Step(Signal.SPEECH_START, first_frame=3)
     assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")  # even one that looks like a person
     assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "")
@@ -237,9 +238,8 @@ def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_pers
 
 
 def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
-    guard = EchoGuard("headphones", sink=None, clock=FakeClock())
-    guard.mode, guard.monitor = "speakers", _Monitor(FrameLevels(1e-3, 1e-5, 1e-2, True))
-    guard._recent.extend([guard.monitor.levels] * 4)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 1e-5, 1e-2, True)))
+    list(guard.frames([FRAME] * 4))  # four frames heard at these levels
     guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
     for _ in range(10):
         assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "")
@@ -253,8 +253,14 @@ class _Monitor:
         self.levels = levels
         self.echo_possible = True
 
+    def clean(self, frame: Frame) -> Frame:
+        return frame
+
     def learn(self, voiced: bool) -> None:
         pass
+
+
+FRAME = Frame(np.zeros(FRAME_SAMPLES, dtype=np.float32), 0, 0.032)
 
 
 def test_the_speakers_player_gives_the_device_what_is_queued_then_silence():

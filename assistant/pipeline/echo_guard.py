@@ -36,22 +36,22 @@ HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is 
 
 
 class EchoGuard:
-    def __init__(self, mode: str, sink, clock: Clock, canceller=None) -> None:
-        """canceller: an audio.aec canceller (a PairedCanceller made here when None, for "speakers")."""
+    def __init__(self, mode: str, sink, clock: Clock, monitor: EchoMonitor | None = None) -> None:
+        """monitor: the echo canceller and its levels, for "speakers" (one over a PairedCanceller
+        is made here when None)."""
         self.mode = ECHO_GUARD_ALIASES.get(mode, mode)
-        self.monitor: EchoMonitor | None = None
-        if self.mode == "speakers":
-            if canceller is None:
-                from audio.aec import PairedCanceller
+        self.monitor = monitor
+        if self.mode == "speakers" and monitor is None:
+            from audio.aec import PairedCanceller
 
-                canceller = PairedCanceller()
             reference = EchoReference(now=clock.now)
-            self.monitor = EchoMonitor(reference, canceller)
+            self.monitor = EchoMonitor(reference, PairedCanceller())
             if hasattr(sink, "echo_reference"):  # the sink places what it plays on the input timeline
                 sink.echo_reference = reference
         self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
-        self.suspect = False  # the utterance in progress may be Hearth's own voice
-        self._person_run = 0  # of a suspect utterance: voiced frames in a row that held a person
+        # Of an utterance that may be Hearth's own voice: how many voiced frames in a row held a
+        # person. None while no utterance is suspect.
+        self._person_run: int | None = None
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the reply worker
         self.dropped = 0  # utterances dropped as echo on their levels
@@ -71,6 +71,11 @@ class EchoGuard:
         return HALF_DUPLEX_THRESHOLD if self.mode == "half-duplex" and talking else vad_threshold
 
     @property
+    def suspect(self) -> bool:
+        """The utterance in progress may be Hearth's own voice."""
+        return self._person_run is not None
+
+    @property
     def echo_possible(self) -> bool:
         return self.monitor is not None and self.monitor.echo_possible
 
@@ -82,20 +87,19 @@ class EchoGuard:
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
-        if self.suspect:
+        if self._person_run is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
-                self.suspect = False
+                self._person_run = None
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
             self._person_run = person_run(self._person_run, self._recent, voiced, self.echo_possible)
             if person_confirmed(self._person_run):
-                self.suspect = False
+                self._person_run = None
                 return Step(Signal.NONE), "person"
             return Step(Signal.NONE), ""
         if signal is Signal.SPEECH_START and self.echo_possible:
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
-            self.suspect = True
             self._person_run = person_run(0, self._recent, voiced, True)
             return step, "suspect"
         return step, ""
