@@ -69,6 +69,14 @@ def probe(path: Path, sqlite) -> int:
         conn.close()
 
 
+def reader(path: Path, timeout: float = 2.0):
+    """A second connection to an open store, for reading on another thread (sqlite-vec loaded)."""
+    conn = sqlite_module().connect(str(path), timeout=timeout, isolation_level=None, check_same_thread=False)
+    load_vec(conn)
+    conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+    return conn
+
+
 def connect(path: Path, timeout: float = 2.0):
     """An open, migrated connection in autocommit mode (transactions are explicit), sqlite-vec loaded."""
     path = Path(path)

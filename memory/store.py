@@ -41,6 +41,8 @@ class MemoryStore(PeopleTables, ConversationTables, GraphTables, ItemTables, Per
         self._depth = 0
         self._pending: list[tuple] = []
         self._matrices: dict[tuple[int, str], Matrix] = {}
+        self._loading: dict[tuple[int, str], threading.Event] = {}  # matrices being loaded in the background
+        self._missed: dict[tuple[int, str], list] = {}  # commits to apply to them once they are in place
         self._schemas: dict[str, int] = {}
         self.generation = 0   # bumped whenever an in-memory matrix changes (recall caches key on it)
         self._load_schemas()

@@ -30,6 +30,7 @@ class LoopMemory:
         self.named = named  # False for the unnamed owner of a single-person desk
         chat = BackgroundChat(llm, llm_gate or LlmGate()) if llm is not None else None
         self.store = store
+        store.load_in_background(person_id)  # ready before the first recall, which would wait for it
         self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens)
         self.clock = clock
         self._work: queue.Queue[tuple[str, int, datetime] | None] = queue.Queue()

@@ -4,15 +4,24 @@ sqlite-vec's tables are the one durable store of the vectors. Each person's vect
 in memory as a numpy matrix (memory/vectors.py's Matrix), a cache loaded from the table on first
 use and patched after each commit, so a search over 100k items is one matrix product (about 1 ms,
 against 77 ms for sqlite-vec's own KNN, which `search_sql` runs for the benchmark that compares them).
+Loading a person's matrix takes 2.5 s at 100k items, so a session starts it in the background
+(`load_in_background`, through a connection of its own); a commit made while it loads is applied to
+the matrix once it is in place.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+
 import numpy as np
 
+from .. import db
 from ..db import chunks, vector_blob
 from ..schema import ITEM_DIM
 from ..vectors import Matrix, RowMeta, day_number
+
+log = logging.getLogger(__name__)
 
 
 ITEM, PERSONA = "item", "persona"
@@ -35,7 +44,10 @@ class VectorTables:
                meta: RowMeta | None = None) -> None:
         matrix = self._matrices.get((person_id, kind))
         if matrix is None:
-            return  # loaded from the table on first use
+            missed = self._missed.get((person_id, kind))
+            if missed is not None:  # being loaded in the background: applied once it is in place
+                missed.append((key, vector, meta))
+            return  # otherwise loaded from the table on first use
         if vector is None:
             matrix.remove(key)
         else:
@@ -49,12 +61,15 @@ class VectorTables:
         with self.transaction():
             self.conn.executemany(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
                                   [(k, person_id, v.tobytes()) for k, v in zip(keys, vectors)])
-            metas = self._metas(kind, person_id, list(keys)) if (person_id, kind) in self._matrices else {}
+            cached = (person_id, kind) in self._matrices or (person_id, kind) in self._missed
+            metas = self._metas(kind, person_id, list(keys)) if cached else {}
             for k, v in zip(keys, vectors):
                 self._pending.append((kind, person_id, k, v, metas.get(k)))
 
-    def _metas(self, kind: str, person_id: int, keys: list[int] | None = None) -> dict[int, RowMeta]:
-        """Row metadata read from the tables (all of the person's rows, or the given ones)."""
+    def _metas(self, kind: str, person_id: int, keys: list[int] | None = None, rows=None) -> dict[int, RowMeta]:
+        """Row metadata read from the tables (all of the person's rows, or the given ones), through
+        `rows` (the store's own, by default)."""
+        rows = rows or self.rows
         from ..affect import clamp_valence, valence_of
 
         if kind == ITEM:
@@ -66,27 +81,76 @@ class VectorTables:
             conv = lambda r: RowMeta(r[1], day_number(r[2]), clamp_valence(r[3]), r[4] == "cross")  # noqa: E731
         out: dict[int, RowMeta] = {}
         if keys is None:
-            for r in self.rows(sql, (person_id,)):
+            for r in rows(sql, (person_id,)):
                 out[r[0]] = conv(r)
             return out
         col = "i.id" if kind == ITEM else "id"
         for chunk in chunks(keys):
-            for r in self.rows(sql + f" AND {col} IN ({','.join('?' * len(chunk))})", (person_id, *chunk)):
+            for r in rows(sql + f" AND {col} IN ({','.join('?' * len(chunk))})", (person_id, *chunk)):
                 out[r[0]] = conv(r)
         return out
 
     def matrix(self, person_id: int, kind: str) -> Matrix:
         key = (person_id, kind)
         with self._lock:
+            loading = self._loading.get(key)
+        if loading is not None:  # being loaded in the background: wait for it rather than load it twice
+            loading.wait()
+        with self._lock:
             if key not in self._matrices:
-                table, col = _VEC_TABLE[kind]
-                rows = self.rows(f"SELECT {col}, embedding FROM {table} WHERE person_id = ?", (person_id,))
-                ids = np.array([r[0] for r in rows], dtype=np.int64)
-                vectors = (np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), ITEM_DIM)
-                           if rows else np.zeros((0, ITEM_DIM), dtype=np.float32))
-                metas = self._metas(kind, person_id)
-                self._matrices[key] = Matrix(ids, vectors, [metas.get(int(i), RowMeta()) for i in ids])
+                self._matrices[key] = self._read_matrix(kind, person_id, self.rows)
             return self._matrices[key]
+
+    def _read_matrix(self, kind: str, person_id: int, rows) -> Matrix:
+        table, col = _VEC_TABLE[kind]
+        found = rows(f"SELECT {col}, embedding FROM {table} WHERE person_id = ?", (person_id,))
+        ids = np.array([r[0] for r in found], dtype=np.int64)
+        vectors = (np.frombuffer(b"".join(r[1] for r in found), dtype=np.float32).reshape(len(found), ITEM_DIM)
+                   if found else np.zeros((0, ITEM_DIM), dtype=np.float32))
+        metas = self._metas(kind, person_id, rows=rows)
+        return Matrix(ids, vectors, [metas.get(int(i), RowMeta()) for i in ids])
+
+    def load_in_background(self, person_id: int) -> threading.Thread | None:
+        """Load the person's matrices on a thread of their own, through a connection of its own, so
+        the store stays free for the turns being written; None when they are loaded already."""
+        keys = []
+        with self._lock:
+            for kind in (ITEM, PERSONA):
+                key = (person_id, kind)
+                if key not in self._matrices and key not in self._loading:
+                    self._loading[key], self._missed[key] = threading.Event(), []
+                    keys.append(key)
+        if not keys:
+            return None
+        thread = threading.Thread(target=self._load, args=(keys,), name="memory-cache", daemon=True)
+        thread.start()
+        return thread
+
+    def _load(self, keys: list[tuple[int, str]]) -> None:
+        conn = None
+        try:
+            conn = db.reader(self.path)
+            read = lambda sql, params=(): conn.execute(sql, params).fetchall()  # noqa: E731
+            for person_id, kind in keys:
+                matrix = self._read_matrix(kind, person_id, read)
+                with self._lock:
+                    if self._loading.get((person_id, kind)) is None:
+                        continue  # dropped meanwhile (merge, forget): read again on next use
+                    for key, vector, meta in self._missed.pop((person_id, kind)):
+                        matrix.remove(key) if vector is None else matrix.put(key, vector, meta)
+                    self._matrices.setdefault((person_id, kind), matrix)
+                    self._loading.pop((person_id, kind)).set()
+        except Exception:  # a cache worth having early, not worth failing for: loaded on first use instead
+            log.warning("loading the memory cache in the background failed", exc_info=True)
+        finally:
+            with self._lock:
+                for key in keys:
+                    self._missed.pop(key, None)
+                    loading = self._loading.pop(key, None)
+                    if loading is not None:
+                        loading.set()
+            if conn is not None:
+                conn.close()
 
     def scored_rows(self, person_id: int, kind: str, query: np.ndarray):
         """(similarities to `query`, entity ids, day numbers, valences, row ids) of every row in the
@@ -104,6 +168,10 @@ class VectorTables:
             for pid in person_ids:
                 for kind in (ITEM, PERSONA):
                     self._matrices.pop((pid, kind), None)
+                    self._missed.pop((pid, kind), None)
+                    loading = self._loading.pop((pid, kind), None)
+                    if loading is not None:
+                        loading.set()
             self.generation += 1
 
     def search(self, person_id: int, query: np.ndarray, k: int, kind: str = ITEM) -> list[tuple[int, float]]:
