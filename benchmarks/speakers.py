@@ -8,7 +8,9 @@
    person accepted), false rejects, false accepts of impostors, open-set false accepts (each enrolled
    speaker in turn is left out of the book and their utterances count as impostors: "other speakers
    accepted as someone enrolled"), and the verification FAR/FRR over every (utterance, enrolled
-   person) pair, whose crossing is the EER.
+   person) pair, whose crossing is the EER. The same again on short pieces (JSON `speakers.pieces`):
+   one piece of 2-4 s cut at random (a fixed seed) from each utterance after the enrolment ones and
+   from each impostor clip, as a person at a desk says a few words at a time; enrolment is as above.
 2. Replay a meeting (default ami-dev00.wav) through the product's listener (silero-vad + endpointer),
    embed each utterance and run it through a fresh SpeakerBook as the loop would: identify, else
    provisional_for (unknown voices cluster into provisional people), refresh on confident matches.
@@ -41,31 +43,55 @@ SPEECH = ROOT.parent / "shared" / "data" / "speech"
 ENROL = 3
 GOAL_ACCURACY, GOAL_FAR = 0.95, 0.02
 SWEEP = [round(x, 2) for x in np.arange(0.50, 0.951, 0.01)]
+PIECE_SECONDS = (2.0, 4.0)
+PIECE_SEED = 24
 
 
-def embed_folder(encoder: VoiceEncoder, folder: Path) -> tuple[dict[str, list[tuple[str, np.ndarray]]], list]:
-    speakers: dict[str, list[tuple[str, np.ndarray]]] = {}
-    impostors: list[tuple[str, np.ndarray]] = []
+def piece(audio: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A piece of 2-4 s from a random place in the utterance (the whole of a shorter one)."""
+    n = int(rng.uniform(*PIECE_SECONDS) * 16000)
+    if len(audio) <= n:
+        return audio
+    start = int(rng.integers(0, len(audio) - n + 1))
+    return audio[start:start + n]
+
+
+def embed_folder(encoder: VoiceEncoder, folder: Path):
+    """Per speaker (and for impostors/): (clip name, embedding of the clip, embedding of a piece of it)."""
+    speakers: dict[str, list[tuple[str, np.ndarray, np.ndarray]]] = {}
+    impostors: list[tuple[str, np.ndarray, np.ndarray]] = []
     times = []
+    rng = np.random.default_rng(PIECE_SEED)
     for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".flac", ".wav")):
         audio = read_audio_file(path)
         t0 = time.perf_counter()
         e = encoder.embed(audio)
         times.append((len(audio) / 16000, time.perf_counter() - t0))
         who = path.parent.name
-        (impostors if who == "impostors" else speakers.setdefault(who, [])).append((path.name, e))
+        (impostors if who == "impostors" else speakers.setdefault(who, [])).append(
+            (path.name, e, encoder.embed(piece(audio, rng))))
     return speakers, impostors, times
 
 
 def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
     speakers, impostors, times = embed_folder(encoder, folder)
+    full = identification(speakers, impostors, pieces=False)
+    full["pieces"] = identification(speakers, impostors, pieces=True)
+    full["embed_ms_per_audio_s"] = 1000 * sum(w for _, w in times[1:]) / max(1e-9, sum(a for a, _ in times[1:]))
+    return full
+
+
+def identification(speakers: dict, impostors: list, pieces: bool) -> dict:
+    """The threshold sweep with enrolment from each speaker's first ENROL whole utterances, and the
+    trials whole (pieces=False) or as the short pieces cut from them."""
+    trial = 2 if pieces else 1
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp), None)
         book = SpeakerBook(store)
-        ids = {who: book.enrol(f"speaker {who}", [e for _, e in clips[:ENROL]]) for who, clips in speakers.items()}
+        ids = {who: book.enrol(f"speaker {who}", [c[1] for c in clips[:ENROL]]) for who, clips in speakers.items()}
         names = {pid: who for who, pid in ids.items()}
-        genuine = [(who, book.scores(e)) for who, clips in speakers.items() for _, e in clips[ENROL:]]
-        impostor = [book.scores(e) for _, e in impostors]
+        genuine = [(who, book.scores(c[trial])) for who, clips in speakers.items() for c in clips[ENROL:]]
+        impostor = [book.scores(c[trial]) for c in impostors]
         store.close()
     genuine = [(who, {names[p]: s for p, s in sc.items()}) for who, sc in genuine]
     impostor = [{names[p]: s for p, s in sc.items()} for sc in impostor]
@@ -126,7 +152,6 @@ def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
         "scores": {"genuine_min": float(target.min()), "genuine_p5": float(np.percentile(target, 5)),
                    "genuine_median": float(np.median(target)), "other_enrolled_max": float(others.max()),
                    "impostor_max": float(imps.max())},
-        "embed_ms_per_audio_s": 1000 * sum(w for _, w in times[1:]) / max(1e-9, sum(a for a, _ in times[1:])),
     }
 
 
@@ -222,6 +247,19 @@ def print_report(spk: dict, conv: dict | None) -> None:
     print(f"\nspeaker identification: {spk['speakers']} speakers enrolled from {spk['enrol_utterances']} utterances "
           f"each, {spk['genuine_trials']} further utterances, {spk['impostor_clips']} impostor clips; "
           f"score = mean of the top-2 cosine similarities, margin {DEFAULT_MARGIN}\n")
+    print_sweep(spk)
+    p = spk["pieces"]
+    print(f"\nthe same on pieces of {PIECE_SECONDS[0]:.0f}-{PIECE_SECONDS[1]:.0f} s cut from those utterances and "
+          f"impostor clips (enrolment as above):\n")
+    print_sweep(p)
+    d = p["at_default"]
+    print(f"\npieces at {DEFAULT_THRESHOLD}: accuracy {d['accuracy']:.1%}, impostors accepted {d['impostor_accept']:.1%}, "
+          f"open-set FAR {d['open_set_far']:.1%}; EER {p['eer']:.1%}")
+    print(f"embedding cost: {spk['embed_ms_per_audio_s']:.1f} ms per second of audio")
+    print_conversation(conv)
+
+
+def print_sweep(spk: dict) -> None:
     print("threshold  accuracy  false-rej  misident  impostor-acc  open-set-FAR  verify-FAR  verify-FRR")
     for r in spk["sweep"]:
         if round(r["threshold"] * 100) % 5 == 0 or r is spk["chosen"] or abs(r["threshold"] - DEFAULT_THRESHOLD) < 1e-6:
@@ -236,7 +274,9 @@ def print_report(spk: dict, conv: dict | None) -> None:
           f"{s['impostor_max']:.3f}")
     print(f"EER {spk['eer']:.1%} (at {spk['eer_threshold']:.2f}); chosen threshold {spk['chosen']['threshold']:.2f}: "
           f"{spk['why']}; audio/voiceprint.DEFAULT_THRESHOLD = {DEFAULT_THRESHOLD}")
-    print(f"embedding cost: {spk['embed_ms_per_audio_s']:.1f} ms per second of audio")
+
+
+def print_conversation(conv: dict | None) -> None:
     if conv:
         print(f"\nmeeting replay {conv['clip']}: {len(conv['utterances'])} utterances from the listener, RTTM speakers "
               f"{', '.join(conv['rttm_speakers'])}\n")
