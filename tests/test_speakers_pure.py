@@ -288,3 +288,17 @@ def test_dialog_refuses_a_name_that_belongs_to_someone_else():
     assert d.state == EnrolmentDialog.IDLE
     step = d.step("My name is Anna.", known=False, name_taken=lambda n: n == "Priya")
     assert step.say == "Shall I remember your voice as Anna?"
+
+
+def test_the_speaker_benchmark_cuts_pieces_of_two_to_four_seconds_from_an_utterance():
+    from conftest import load_benchmark
+
+    bench = load_benchmark("speakers")
+    rng = np.random.default_rng(0)
+    utterance = np.arange(10 * 16_000, dtype=np.float32)
+    for _ in range(50):
+        cut = bench.piece(utterance, rng)
+        assert 2 * 16_000 <= len(cut) <= 4 * 16_000
+        assert np.array_equal(cut, utterance[int(cut[0]):int(cut[0]) + len(cut)])  # one stretch of it
+    short = np.zeros(16_000, dtype=np.float32)
+    assert bench.piece(short, rng) is short  # a shorter utterance is taken whole
