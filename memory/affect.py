@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from text.words import HANGING_WORDS, split_sentences
+from text.words import split_sentences
 
 # label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions)
 EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
@@ -60,13 +60,12 @@ def clamp_valence(value) -> float:
 
 
 _IMPLIED = ("good news", "amazing", "awesome", "wonderful", "fantastic", "adorable", "feel like a new person")
-# What leads up to a feeling word and says nothing of its cause: the words that leave a thought
-# hanging, and how a feeling is introduced ("and I'm really", "it makes me").
-_LEAD_IN = sorted(HANGING_WORDS | {"really", "a bit", "quite", "honestly", "i'?m", "i am", "i feel", "i felt", "feel",
-                                   "felt", "it was", "it's", "it is", "that was", "he's", "she's", "they're",
-                                   "we're", "been", "makes me", "made me", "got", "get", "getting", "totally",
-                                   "super", "just"}, key=len, reverse=True)
-_TRAILING = re.compile(r"(\s*\b(" + "|".join(_LEAD_IN) + r")\b\s*)+$", re.I)
+# How a feeling is introduced ("and I'm really", "it makes me"): left off the clause before a
+# feeling word, which may then name its cause. Not text.words.HANGING_WORDS: taking those off too
+# ("the", "my", "with") lost LoCoMo evidence (56.9% -> 55.8% on the dev split).
+_TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'?m|i am|i feel|i felt|feel|felt|"
+                       r"it was|it's|it is|that was|he's|she's|they're|we're|was|were|is|are|been|makes me|made me|"
+                       r"got|get|getting|totally|super|just)\b\s*)+$", re.I)
 
 
 def find_emotion(text: str) -> tuple[str, re.Match] | None:
