@@ -22,7 +22,7 @@ from .tables.items import ItemTables, Version
 from .tables.people import PeopleTables
 from .tables.persona_nodes import PersonaTables
 from .tables.recallable import Memory, RecallableRows
-from .tables.vectors import ITEM, PERSONA, VectorTables
+from .tables.vectors import ITEM, PERSONA, PendingLoad, VectorTables
 from .vectors import Matrix, day_number
 
 __all__ = ["ITEM", "PERSONA", "Entity", "Memory", "MemoryStore", "Version", "day_number"]
@@ -41,8 +41,7 @@ class MemoryStore(PeopleTables, ConversationTables, GraphTables, ItemTables, Per
         self._depth = 0
         self._pending: list[tuple] = []
         self._matrices: dict[tuple[int, str], Matrix] = {}
-        self._loading: dict[tuple[int, str], threading.Event] = {}  # matrices being loaded in the background
-        self._missed: dict[tuple[int, str], list] = {}  # commits to apply to them once they are in place
+        self._loading: dict[tuple[int, str], PendingLoad] = {}  # matrices being read in the background
         self._schemas: dict[str, int] = {}
         self.generation = 0   # bumped whenever an in-memory matrix changes (recall caches key on it)
         self._load_schemas()

@@ -1,11 +1,9 @@
-"""A reply job (one utterance on its way to a spoken answer) and what it holds, the utterance
-carried into the next job, and a worker that runs calls beside the reply worker."""
+"""A reply job (one utterance on its way to a spoken answer) and what it holds, and the utterance
+carried into the next job."""
 
 from __future__ import annotations
 
-import logging
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,35 +11,9 @@ import numpy as np
 from assistant import events as ev
 from assistant.pipeline.lifecycle import ENDED, RELEASED, STOPPED, JobEvent, JobState, next_state
 
-log = logging.getLogger(__name__)
-
 
 class JobCancelled(Exception):
     pass
-
-
-class Worker:
-    """One long-lived thread that runs the calls given to it in turn, beside the reply worker.
-    submit() returns at once; result(future) waits for that call's value (None if it failed, which
-    is logged as `what` failing)."""
-
-    def __init__(self, what: str) -> None:
-        self._what = what
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=what.replace(" ", "-"))
-
-    def submit(self, fn, *args) -> Future:
-        return self._pool.submit(fn, *args)
-
-    def result(self, future: Future):
-        try:
-            return future.result()
-        except Exception as exc:
-            log.error("%s failed (%s)", self._what, type(exc).__name__)
-            log.debug("%s failed", self._what, exc_info=True)
-            return None
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass

@@ -9,13 +9,13 @@ anticipation, endpoint tuning).
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
 
 from assistant import events as ev
 from assistant.clock import Clock
+from assistant.pipeline.worker import Worker
 
 
 class PartialTranscriber:
@@ -30,7 +30,7 @@ class PartialTranscriber:
         self.interval = interval
         self._on_text = on_text or (lambda turn, text: None)
         self._busy = threading.Event()
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="partial")
+        self._worker = Worker("partial transcription")
         self._last_start = -1e9
         self._turn = 0
 
@@ -47,7 +47,7 @@ class PartialTranscriber:
             return
         self._last_start = now
         self._busy.set()
-        self._worker.submit(self._work, turn_id, audio())
+        self._worker.run(self._work, turn_id, audio())
 
     def _work(self, turn_id: int, samples: np.ndarray) -> None:
         try:
@@ -62,4 +62,4 @@ class PartialTranscriber:
     def close(self) -> None:
         """No more partials: one still running gives up (its turn is over) and the worker ends."""
         self._turn = 0
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        self._worker.close()

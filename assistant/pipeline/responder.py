@@ -25,9 +25,10 @@ from assistant.pipeline.anticipation import Anticipation, anticipate, recall
 from assistant.pipeline.heap import release_free_memory
 from assistant.engines import Engines
 from assistant.memory_access.routing import SpeakerRouting
-from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled, Worker
+from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled
 from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
 from assistant.pipeline.voicing import Voicer
+from assistant.pipeline.worker import Worker
 from assistant.reply.prompt import History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.checks import repaired

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +27,21 @@ log = logging.getLogger(__name__)
 
 ITEM, PERSONA = "item", "persona"
 _VEC_TABLE = {ITEM: ("item_vec", "item_id"), PERSONA: ("persona_vec", "persona_id")}
+
+
+@dataclass
+class PendingLoad:
+    """A matrix being read in the background: what waits for it, and the commits made meanwhile."""
+    done: threading.Event = field(default_factory=threading.Event)
+    missed: list[tuple[int, np.ndarray | None, RowMeta | None]] = field(default_factory=list)
+
+
+def _patch(matrix: Matrix, key: int, vector: np.ndarray | None, meta: RowMeta | None) -> None:
+    """A committed change to one row: its vector put in place, or removed (None)."""
+    if vector is None:
+        matrix.remove(key)
+    else:
+        matrix.put(key, vector, meta)
 
 
 class VectorTables:
@@ -44,14 +60,11 @@ class VectorTables:
                meta: RowMeta | None = None) -> None:
         matrix = self._matrices.get((person_id, kind))
         if matrix is None:
-            missed = self._missed.get((person_id, kind))
-            if missed is not None:  # being loaded in the background: applied once it is in place
-                missed.append((key, vector, meta))
+            loading = self._loading.get((person_id, kind))
+            if loading is not None:  # being loaded in the background: applied once it is in place
+                loading.missed.append((key, vector, meta))
             return  # otherwise loaded from the table on first use
-        if vector is None:
-            matrix.remove(key)
-        else:
-            matrix.put(key, vector, meta)
+        _patch(matrix, key, vector, meta)
         self.generation += 1
 
     def bulk_vectors(self, kind: str, person_id: int, keys: list[int], vectors: np.ndarray) -> None:
@@ -61,7 +74,7 @@ class VectorTables:
         with self.transaction():
             self.conn.executemany(f"INSERT INTO {table}({col}, person_id, embedding) VALUES (?, ?, ?)",
                                   [(k, person_id, v.tobytes()) for k, v in zip(keys, vectors)])
-            cached = (person_id, kind) in self._matrices or (person_id, kind) in self._missed
+            cached = (person_id, kind) in self._matrices or (person_id, kind) in self._loading
             metas = self._metas(kind, person_id, list(keys)) if cached else {}
             for k, v in zip(keys, vectors):
                 self._pending.append((kind, person_id, k, v, metas.get(k)))
@@ -95,7 +108,7 @@ class VectorTables:
         with self._lock:
             loading = self._loading.get(key)
         if loading is not None:  # being loaded in the background: wait for it rather than load it twice
-            loading.wait()
+            loading.done.wait()
         with self._lock:
             if key not in self._matrices:
                 self._matrices[key] = self._read_matrix(kind, person_id, self.rows)
@@ -118,7 +131,7 @@ class VectorTables:
             for kind in (ITEM, PERSONA):
                 key = (person_id, kind)
                 if key not in self._matrices and key not in self._loading:
-                    self._loading[key], self._missed[key] = threading.Event(), []
+                    self._loading[key] = PendingLoad()
                     keys.append(key)
         if not keys:
             return None
@@ -134,21 +147,18 @@ class VectorTables:
             for person_id, kind in keys:
                 matrix = self._read_matrix(kind, person_id, read)
                 with self._lock:
-                    if self._loading.get((person_id, kind)) is None:
+                    loading = self._stop_loading((person_id, kind))
+                    if loading is None:
                         continue  # dropped meanwhile (merge, forget): read again on next use
-                    for key, vector, meta in self._missed.pop((person_id, kind)):
-                        matrix.remove(key) if vector is None else matrix.put(key, vector, meta)
+                    for key, vector, meta in loading.missed:
+                        _patch(matrix, key, vector, meta)
                     self._matrices.setdefault((person_id, kind), matrix)
-                    self._loading.pop((person_id, kind)).set()
         except Exception:  # a cache worth having early, not worth failing for: loaded on first use instead
             log.warning("loading the memory cache in the background failed", exc_info=True)
         finally:
             with self._lock:
                 for key in keys:
-                    self._missed.pop(key, None)
-                    loading = self._loading.pop(key, None)
-                    if loading is not None:
-                        loading.set()
+                    self._stop_loading(key)
             if conn is not None:
                 conn.close()
 
@@ -168,11 +178,15 @@ class VectorTables:
             for pid in person_ids:
                 for kind in (ITEM, PERSONA):
                     self._matrices.pop((pid, kind), None)
-                    self._missed.pop((pid, kind), None)
-                    loading = self._loading.pop((pid, kind), None)
-                    if loading is not None:
-                        loading.set()
+                    self._stop_loading((pid, kind))
             self.generation += 1
+
+    def _stop_loading(self, key: tuple[int, str]) -> PendingLoad | None:
+        """With the lock held: the load of this matrix is over (what waited for it goes on)."""
+        loading = self._loading.pop(key, None)
+        if loading is not None:
+            loading.done.set()
+        return loading
 
     def search(self, person_id: int, query: np.ndarray, k: int, kind: str = ITEM) -> list[tuple[int, float]]:
         """(id, cosine similarity) of this person's nearest rows, from the in-memory matrix."""
