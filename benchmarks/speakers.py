@@ -27,6 +27,7 @@ import time
 from collections import Counter, defaultdict
 from itertools import permutations
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,10 +57,16 @@ def piece(audio: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return audio[start:start + n]
 
 
+class Clip(NamedTuple):
+    name: str
+    whole: np.ndarray  # the embedding of the whole recording
+    piece: np.ndarray  # the embedding of a 2-4 s piece of it
+
+
 def embed_folder(encoder: VoiceEncoder, folder: Path):
-    """Per speaker (and for impostors/): (clip name, embedding of the clip, embedding of a piece of it)."""
-    speakers: dict[str, list[tuple[str, np.ndarray, np.ndarray]]] = {}
-    impostors: list[tuple[str, np.ndarray, np.ndarray]] = []
+    """Each speaker's clips (and the impostors' clips), embedded whole and as a piece."""
+    speakers: dict[str, list[Clip]] = {}
+    impostors: list[Clip] = []
     times = []
     rng = np.random.default_rng(PIECE_SEED)
     for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".flac", ".wav")):
@@ -69,7 +76,7 @@ def embed_folder(encoder: VoiceEncoder, folder: Path):
         times.append((len(audio) / 16000, time.perf_counter() - t0))
         who = path.parent.name
         (impostors if who == "impostors" else speakers.setdefault(who, [])).append(
-            (path.name, e, encoder.embed(piece(audio, rng))))
+            Clip(path.name, e, encoder.embed(piece(audio, rng))))
     return speakers, impostors, times
 
 
@@ -84,14 +91,16 @@ def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
 def identification(speakers: dict, impostors: list, pieces: bool) -> dict:
     """The threshold sweep with enrolment from each speaker's first ENROL whole utterances, and the
     trials whole (pieces=False) or as the short pieces cut from them."""
-    trial = 2 if pieces else 1
+    def trial(c: Clip) -> np.ndarray:
+        return c.piece if pieces else c.whole
+
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp), None)
         book = SpeakerBook(store)
-        ids = {who: book.enrol(f"speaker {who}", [c[1] for c in clips[:ENROL]]) for who, clips in speakers.items()}
+        ids = {who: book.enrol(f"speaker {who}", [c.whole for c in clips[:ENROL]]) for who, clips in speakers.items()}
         names = {pid: who for who, pid in ids.items()}
-        genuine = [(who, book.scores(c[trial])) for who, clips in speakers.items() for c in clips[ENROL:]]
-        impostor = [book.scores(c[trial]) for c in impostors]
+        genuine = [(who, book.scores(trial(c))) for who, clips in speakers.items() for c in clips[ENROL:]]
+        impostor = [book.scores(trial(c)) for c in impostors]
         store.close()
     genuine = [(who, {names[p]: s for p, s in sc.items()}) for who, sc in genuine]
     impostor = [{names[p]: s for p, s in sc.items()} for sc in impostor]
