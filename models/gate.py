@@ -1,6 +1,6 @@
 """One language model, two kinds of work: replies come first, background rewrites yield to them.
 
-A reply announces itself with `wanted()` as soon as its job starts (before transcription), and
+A reply announces itself with `reply_started()` as soon as its job starts (before transcription), and
 holds the model with `foreground()` while generating. While the person is speaking a reply is
 about to be wanted, so the loop says so with `listening(True)`. Background work (memory rewrites)
 waits until no reply is wanted and nobody is speaking, and a background generation already running
@@ -31,14 +31,16 @@ class _Count:
 
     @contextmanager
     def held(self) -> Iterator[None]:
-        with self._state:
-            self.n += 1
+        self.add(1)
         try:
             yield
         finally:
-            with self._state:
-                self.n -= 1
-                self._state.notify_all()
+            self.add(-1)
+
+    def add(self, n: int) -> None:
+        with self._state:
+            self.n += n
+            self._state.notify_all()
 
 
 class LlmGate:
@@ -53,6 +55,13 @@ class LlmGate:
     def wanted(self):
         """A reply is under way: background work stands aside until it ends."""
         return self._wanted.held()
+
+    def reply_started(self) -> None:
+        """wanted() for a reply that passes from thread to thread: reply_ended() once, when it ends."""
+        self._wanted.add(1)
+
+    def reply_ended(self) -> None:
+        self._wanted.add(-1)
 
     @contextmanager
     def foreground(self) -> Iterator[None]:

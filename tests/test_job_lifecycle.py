@@ -32,6 +32,21 @@ def test_speaking_over_a_playing_reply_interrupts_it():
     assert walk(S.HELD, E.RELEASE, E.PLAY, E.BARGE_IN) is S.INTERRUPTED
 
 
+def test_a_turn_with_nothing_to_say_ends_at_the_endpoint_or_when_the_person_goes_on():
+    assert walk(S.RELEASED, E.SKIP) is S.FINISHED
+    assert walk(S.HELD, E.SKIP) is S.HELD_EMPTY
+    assert walk(S.HELD, E.SKIP, E.RELEASE) is S.FINISHED
+    assert walk(S.HELD, E.SKIP, E.BARGE_IN) is S.CONTINUED
+    assert walk(S.HELD, E.SKIP, E.DROP) is S.DROPPED
+    with pytest.raises(IllegalTransition):
+        walk(S.HELD, E.SKIP, E.RELEASE, E.PLAY)  # nothing to play
+
+
+def test_an_engine_that_raises_ends_the_job_wherever_it_was():
+    for state in (S.HELD, S.HELD_EMPTY, S.RELEASED, S.PLAYING):
+        assert next_state(state, E.FAIL) is S.FAILED
+
+
 def test_only_a_held_job_is_dropped():
     assert walk(S.HELD, E.DROP) is S.DROPPED
     for state in (S.RELEASED, S.PLAYING):
@@ -83,3 +98,6 @@ def test_a_job_is_settled_once_it_is_no_longer_held():
     dropped.advance(E.DROP)
     assert dropped.settled.is_set() and dropped.stopped and not dropped.released
     assert Job(3, 3, np.zeros(10, dtype=np.float32), S.RELEASED).settled.is_set()
+    empty = Job(4, 4, np.zeros(10, dtype=np.float32), S.HELD)
+    empty.advance(E.SKIP)
+    assert not empty.settled.is_set() and not empty.released and not empty.ended

@@ -13,6 +13,7 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
+from assistant.pipeline.lifecycle import JobState
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
@@ -127,6 +128,90 @@ def test_a_release_that_loses_the_race_with_a_barge_in_changes_nothing(run):
     r.responder.wait(1, timeout=5)
     assert r.sink.played == {}
     assert [type(e) for e in r.events] == [ev.TurnSkipped, ev.SpeculationDropped]
+
+
+def test_a_speculative_turn_with_no_words_ends_at_the_endpoint_without_a_reply(run):
+    r = run("[BLANK_AUDIO]")
+    job = r.responder.start(1, 1, UTTERANCE, speculative=True)
+    r.until(lambda: job.state is JobState.HELD_EMPTY)
+    assert r.events == [] and r.responder.open_jobs == 1  # held: the endpoint has not come
+    r.responder.release(1)
+    r.responder.wait(1, timeout=5)
+    assert r.responder.finished.get(timeout=5) == 1 and r.responder.open_jobs == 0
+    assert [(type(e), getattr(e, "reason", "")) for e in r.events][-1] == (ev.TurnSkipped, "no words")
+    assert r.sink.played == {} and r.history.turns == []
+
+
+def test_a_speculative_turn_with_no_words_ends_when_the_person_resumes(run):
+    r = run("...")
+    job = r.responder.start(1, 1, UTTERANCE, speculative=True)
+    r.until(lambda: job.state is JobState.HELD_EMPTY)
+    r.responder.cancel(1, "speech resumed")
+    assert r.responder.finished.get(timeout=5) == 1 and r.responder.open_jobs == 0
+    assert [type(e) for e in r.events] == [ev.SpeculationDropped]
+
+
+class FailingOnceTts(ToneTts):
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def stream(self, text: str, speed: float = 1.0):
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("the voice model could not be read")
+        yield from super().stream(text, speed)
+
+
+def test_an_engine_that_fails_skips_that_turn_and_the_next_is_answered(run):
+    r = run("What is my dog called?")
+    r.responder.close()  # the same run, with a voice that fails once
+    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=FailingOnceTts())
+    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
+                            OneMemory(), prefill=False)
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    assert r.responder.finished.get(timeout=5) == 1
+    assert r.seen(ev.TurnSkipped)[0].reason == "failed: RuntimeError" and r.history.turns == []
+    r.responder.start(2, 2, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    assert r.responder.finished.get(timeout=5) == 2
+    assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+class PromptedChat(GatedChat):
+    """GatedChat that keeps the prompt of each reply: which history it was built from."""
+
+    def __init__(self, *replies: str) -> None:
+        super().__init__(*replies)
+        self.prompts: list[list[dict]] = []
+
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+        self.prompts.append(messages)
+        yield from super().stream(messages, max_tokens, temperature, avoid)
+
+
+def test_the_next_utterance_is_heard_while_a_reply_plays_and_answered_after_it(run):
+    r = run("What is my dog called?", "And my cat?")
+    r.chat = PromptedChat(REPLY, "Your cat is called Pepper.")
+    r.responder.close()
+    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=ToneTts())
+    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
+                            OneMemory(), prefill=False)
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())  # the first reply plays
+    r.responder.start(2, 2, UTTERANCE, speculative=True)  # speech that did not stop it (a possible echo)
+    r.until(lambda: len(r.asr.heard) == 2)  # heard while the first reply still plays
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    r.responder.release(2)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(2, timeout=5)
+    assert len(r.chat.prompts) == 2
+    assert {"role": "assistant", "content": REPLY} in r.chat.prompts[1]  # the first reply, in the history
+    assert r.history.turns == [("What is my dog called?", REPLY), ("And my cat?", "Your cat is called Pepper.")]
 
 
 def test_carried_words_are_joined_to_the_partials_of_what_follows():

@@ -53,7 +53,7 @@ class EchoGuard:
         # person. None while no utterance is suspect.
         self._person_run: int | None = None
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
-        self._lock = threading.Lock()  # the set is read on the reply worker
+        self._lock = threading.Lock()  # the set is read on the hearing stage
         self.dropped = 0  # utterances dropped as echo on their levels
 
     def frames(self, frames: Iterator[Frame]) -> Iterator[Frame]:
@@ -110,7 +110,7 @@ class EchoGuard:
             self.monitor.reference.said(text)
 
     def heard_echo(self, turn_id: int, text: str) -> bool:
-        """On the reply worker: is this transcript Hearth's own words, heard back?"""
+        """On the hearing stage: is this transcript Hearth's own words, heard back?"""
         with self._lock:
             possible = turn_id in self._echo_turns
         if self.monitor is None or not possible:

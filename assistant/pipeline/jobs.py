@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant import events as ev
-from assistant.pipeline.lifecycle import ENDED, RELEASED, STOPPED, JobEvent, JobState, next_state
+from assistant.pipeline.lifecycle import ENDED, HELD, RELEASED, STOPPED, JobEvent, JobState, next_state
 
 
 class JobCancelled(Exception):
@@ -18,34 +18,38 @@ class JobCancelled(Exception):
 
 @dataclass
 class Job:
-    """One utterance on its way to a spoken answer. Its state changes only through advance(), with
-    the responder's lock held, along the table in assistant/pipeline/lifecycle.py."""
+    """One utterance on its way to a spoken answer, handed from stage to stage (see responder.py).
+    Its state changes only through advance(), with the responder's lock held, along the table in
+    assistant/pipeline/lifecycle.py; every stage reads it to know whether to go on."""
     job_id: int
     turn_id: int
     audio: np.ndarray
     state: JobState
     stop_reason: str = ""  # why it was dropped ("speech resumed", "discarded", "closed")
-    done: threading.Event = field(default_factory=threading.Event)  # the reply worker is through with it
+    after: threading.Event | None = None  # the job before it is done: its reply is in the history
+    done: threading.Event = field(default_factory=threading.Event)  # ended, and every stage is through with it
     settled: threading.Event = field(default_factory=threading.Event)  # no longer held: released or ended
     held_events: list[ev.Event] = field(default_factory=list)
     held_audio: list[np.ndarray] = field(default_factory=list)
     sentences: list[tuple[str, float]] = field(default_factory=list)  # (sentence, reply seconds at its start)
     reply_seconds: float = 0.0
+    synthesized: list[np.ndarray] = field(default_factory=list)  # not streaming: played once all is made
+    cpu_seconds: float = 0.0  # spent on it by the stages (reported when a speculation is thrown away)
     transcript: str = ""  # the final transcript, once made (even if not worth answering)
     heard: str = ""  # what the person said (the final transcript, when it is answered)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
-    first_token_reported: bool = False  # a second try (reply_guard) reports no second first token
+    first_token_reported: bool = False  # a second try (reply/guard.py) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
     speaker: object = None  # assistant.memory_access.routing.Speaker, when voices are told apart
 
     def __post_init__(self) -> None:
-        if self.state is not JobState.HELD:  # not speculative: nothing to wait for
+        if self.state not in HELD:  # not speculative: nothing to wait for
             self.settled.set()
 
     def advance(self, event: JobEvent) -> None:
         self.state = next_state(self.state, event)
-        if self.state is not JobState.HELD:
+        if self.state not in HELD:
             self.settled.set()
 
     @property
@@ -55,7 +59,7 @@ class Job:
 
     @property
     def stopped(self) -> bool:
-        """Ended before finishing: the worker abandons it."""
+        """Ended before finishing: every stage abandons it."""
         return self.state in STOPPED
 
     @property

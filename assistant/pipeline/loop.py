@@ -1,8 +1,9 @@
 """The turn loop: frames in, utterances found, answered and spoken, with an event at every moment.
 
 The listening thread (this one) runs the VAD and the endpointer on every frame and never waits
-for a model. Reply work runs on the Responder's thread; partial transcripts on their own. The
-TurnPlanner decides, from the endpointer's signals alone, what to start, release or cancel.
+for a model. Reply work runs in the Responder's four stages (hearing, recalling, generating,
+speaking: each its own thread); partial transcripts on their own. The TurnPlanner decides, from
+the endpointer's signals alone, what to start, release or cancel.
 
 LoopOptions switch each speed-up on or off; all off is the sequential baseline the benchmark
 compares against: no partials, no anticipation, no speculation, the whole reply voiced first.
@@ -255,7 +256,7 @@ class TurnLoop:
             self._tune_endpoint(text)
 
     def _on_silence_transcript(self, turn_id: int, text: str) -> None:
-        """On the reply worker, inside the silence window: the whole utterance's transcript judges how
+        """On the hearing stage, inside the silence window: the whole utterance's transcript judges how
         it ends better than the last partial, which was cut mid-word ("And so my fellow mirror...")."""
         listener = self._listener
         if turn_id == self._current_turn() and listener is not None and listener.endpointer.in_silence_window:

@@ -1,4 +1,10 @@
-"""The reply worker: transcribe, recall, generate, voice and play one job at a time, on its own thread.
+"""The reply pipeline: each utterance (a job) passes through four stages, each one long-lived
+thread that owns one step (see assistant/pipeline/stages.py):
+
+    hearing -> recalling -> generating -> speaking
+
+This module wires them and owns the jobs: it starts them, releases or cancels them for the planner
+(by job id, through the lifecycle table), and ends each once, in whichever stage finds it over.
 
 A job may be speculative: its events and audio are held back until the endpoint releases it, and
 dropped without a trace (but for a SpeculationDropped event) if the person resumes. A job that is
@@ -9,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import re
 import threading
 import time
 from typing import Callable
@@ -21,19 +26,21 @@ from audio.sinks import AudioSink
 from assistant import events as ev
 from assistant.clock import Clock
 from assistant.config import Config
-from assistant.pipeline.anticipation import Anticipation, anticipate, recall
-from assistant.pipeline.heap import release_free_memory
 from assistant.engines import Engines
 from assistant.memory_access.routing import SpeakerRouting
+from assistant.pipeline.generating import Generator
+from assistant.pipeline.hearing import Hearer
+from assistant.pipeline.heap import release_free_memory
 from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled
+from assistant.pipeline.recalling import Recaller
 from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
-from assistant.pipeline.voicing import Voicer
-from assistant.pipeline.worker import Worker
-from assistant.reply.prompt import History, build_messages
+from assistant.pipeline.speaking import Speaker
+from assistant.pipeline.stages import BetweenTurns, Recalled, ReplyEnd, Sentence, Stage
+from assistant.reply.prompt import History
 from assistant.reply.prompt_cache import PromptCache
-from assistant.reply.checks import repaired
 
 log = logging.getLogger(__name__)
+
 
 class Responder:
     def __init__(self, engines: Engines, sink: AudioSink, emit: Callable[[ev.Event], None], clock: Clock,
@@ -43,26 +50,30 @@ class Responder:
         self.engines, self.sink, self.clock, self.config, self.history = engines, sink, clock, config, history
         self._emit_now = emit
         self.routing = routing  # whose memory each turn uses
-        self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
-        # told a speculative job's transcript while the endpoint is still pending (endpoint tuning)
-        self._on_transcript = on_transcript or (lambda turn_id, text: None)
-        # told each transcript: is it Hearth's own voice heard back (assistant/pipeline/echo_guard.py)?
-        self._is_echo = is_echo or (lambda turn_id, text: False)
-        self._anticipation: Anticipation | None = None
+        self.prefill = prefill  # evaluate the prompt ahead, from partial transcripts and between turns
         self.prompt_cache = PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens)
         self.llm_gate = engines.llm_gate
         self._lock = threading.RLock()
-        self._jobs: dict[int, Job] = {}
-        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._jobs: dict[int, Job] = {}  # started and not yet ended
+        self._last_done: threading.Event | None = None  # the newest job's `done`
         self.finished: queue.Queue[int] = queue.Queue()  # job ids, read by the loop
-        self._between_turns_done = threading.Event()  # set once no job is queued and the work after the last is done
+        self._between_turns_done = threading.Event()  # set once no job is open and the work after the last is done
         self._between_turns_done.set()
         self._carry = CarriedUtterance()
-        self._identifier = Worker("identifying the speaker")  # beside the ASR, for every job
-        self._voicer = Voicer(engines, config, clock, history, stream_audio, self._emit, self._play_chunks,
-                              self._check)
-        self._thread = threading.Thread(target=self._run, name="responder", daemon=True)
-        self._thread.start()
+        hearer = self._hearer = Hearer(engines, routing, clock, self._emit, lambda job: self._recalling.put(job),
+                                       self._skip, on_transcript or (lambda turn_id, text: None),
+                                       is_echo or (lambda turn_id, text: False))
+        recaller = self._recaller = Recaller(routing, clock, self.prompt_cache, prefill, self._emit,
+                                             lambda message: self._generating.put(message))
+        generator = Generator(engines, config, clock, history, self.prompt_cache, stream_audio, self._emit,
+                              self._check, lambda message: self._speaking.put(message))
+        speaker = Speaker(engines, stream_audio, self._play_chunks, self._check, self._complete)
+        # the pipeline, in order; each stage hands its job on to the next
+        self._hearing: Stage[Job] = Stage("hearing", lambda job: self._work(job, hearer.hear, job))
+        self._recalling: Stage[Job] = Stage("recalling", lambda job: self._work(job, recaller.recall, job))
+        self._generating: Stage[Recalled | BetweenTurns] = Stage("generating", self._generate(generator))
+        self._speaking: Stage[Sentence | ReplyEnd] = Stage(
+            "speaking", lambda message: self._work(message.job, speaker.handle, message))
         self.warming = threading.Thread(target=self.prompt_cache.warm, args=(routing.anticipated,),
                                         name="warm-prompt", daemon=True)
         if prefill:
@@ -71,10 +82,13 @@ class Responder:
     # -- called from the listening thread ---------------------------------------------------
     def start(self, job_id: int, turn_id: int, audio: np.ndarray, speculative: bool) -> Job:
         with self._lock:
-            job = Job(job_id, turn_id, self._carry.before(audio), JobState.HELD if speculative else JobState.RELEASED)
+            job = Job(job_id, turn_id, self._carry.before(audio), JobState.HELD if speculative else JobState.RELEASED,
+                      after=self._last_done)
             self._jobs[job_id] = job
+            self._last_done = job.done
             self._between_turns_done.clear()
-            self._queue.put(job)
+            self.llm_gate.reply_started()  # background memory rewrites stand aside from now on
+        self._hearing.put(job)
         return job
 
     def release(self, job_id: int) -> None:
@@ -91,6 +105,8 @@ class Responder:
             held, job.held_audio = job.held_audio, []
             for chunk in held:
                 self._play(job, chunk)
+            if job.state is JobState.FINISHED:  # it had nothing to say: the endpoint was all it waited for
+                self._end(job)
 
     def cancel(self, job_id: int, reason: str) -> float | None:
         """Drop a job. For a barge-in, playback stops now and the seconds heard are returned;
@@ -99,37 +115,33 @@ class Responder:
             job = self._jobs.get(job_id)
             if job is None or job.ended:
                 return None
+            idle = job.state is JobState.HELD_EMPTY  # no stage holds it: it ends here
             job.advance(cancel_event(reason))
+            heard = None
             if job.state is JobState.CONTINUED:
                 self._carry.keep(job)
                 self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
             elif job.state is JobState.INTERRUPTED:
-                job.heard_seconds = self.sink.stop()
-                return job.heard_seconds
+                heard = job.heard_seconds = self.sink.stop()
             else:
                 job.stop_reason = reason
-            return None
+            if idle:
+                self._end(job)
+            return heard
 
     def anticipate(self, turn_id: int, partial_text: str) -> None:
-        """On the partial worker: look up memories for the words so far and, when the model is free,
-        evaluate the prompt they make, so the final reply only has to evaluate what changed. After
-        an utterance carried over, the partial is joined to its words, as the final transcript
-        will be (without them the partial covers too little of it to stand in for it)."""
-        partial_text = self._carry.joined(partial_text)
-        memory = self.routing.anticipated()  # the person who spoke last, before the voice is identified
-        a = self._anticipation = anticipate(turn_id, partial_text, memory)
-        if self.prefill:
-            self.prompt_cache.prefill_partial(partial_text, memory, a.block)
+        """On the partial worker. After an utterance carried over, the partial is joined to its
+        words, as the final transcript will be (without them the partial covers too little of it
+        to stand in for it)."""
+        self._recaller.anticipate(turn_id, self._carry.joined(partial_text))
 
     @property
     def anticipated_text(self) -> str:
-        """The words the last anticipated lookup was made for ("" before any)."""
-        a = self._anticipation
-        return a.text if a is not None else ""
+        return self._recaller.anticipated_text
 
     @property
     def open_jobs(self) -> int:
-        """Jobs started and not yet finished (each holds its utterance's audio)."""
+        """Jobs started and not yet ended (each holds its utterance's audio)."""
         with self._lock:
             return len(self._jobs)
 
@@ -146,14 +158,14 @@ class Responder:
 
     def close(self) -> None:
         with self._lock:
-            unreleased = [j.job_id for j in self._jobs.values() if j.state is JobState.HELD]
+            unreleased = [j.job_id for j in self._jobs.values() if j.state in (JobState.HELD, JobState.HELD_EMPTY)]
         for job_id in unreleased:  # a reply made in a silence that never ended: nobody is waiting for it
             self.cancel(job_id, "closed")
-        self._queue.put(None)
-        self._thread.join(timeout=120)
-        self._identifier.close()
+        for stage in (self._hearing, self._recalling, self._generating, self._speaking):
+            stage.close()  # after the stage before it: what that handed on is handled first
+        self._hearer.close()
 
-    # -- the worker ----------------------------------------------------------------------
+    # -- what the stages share: a job's events, audio and end -------------------------------
     def _emit(self, job: Job, event: ev.Event) -> None:
         with self._lock:
             self._check(job)
@@ -185,110 +197,108 @@ class Responder:
         if job.stopped:
             raise JobCancelled
 
-    def _run(self) -> None:
-        while (job := self._queue.get()) is not None:
-            if job.stopped:  # dropped before it began
-                with self._lock:
-                    self._jobs.pop(job.job_id, None)  # (it holds the utterance's audio)
-                job.done.set()
-                self.finished.put(job.job_id)
-                continue
-            cpu = time.thread_time()
-            try:
-                with self.llm_gate.wanted():  # background memory rewrites stand aside from now on
-                    self._answer(job)
-            except JobCancelled:
-                self._after_cancel(job, time.thread_time() - cpu)
-            except Exception as exc:  # one bad turn must not silence Hearth for the rest of the session
-                log.error("turn %s failed (%s)", job.turn_id, type(exc).__name__)
-                log.debug("turn %s failed", job.turn_id, exc_info=True)
-                if job.released:
+    def _work(self, job: Job, step: Callable, *args) -> None:
+        """Run one stage's step for a job, unless it has ended. A job found stopped ends here; an
+        engine that raises skips the turn (one bad turn must not silence Hearth for the session)."""
+        if job.done.is_set():
+            return  # another stage ended it
+        if job.stopped:  # before any work was done on it: nothing thrown away to report
+            self._end(job)
+            return
+        cpu = time.thread_time()
+        failure: Exception | None = None
+        try:
+            step(*args)
+        except JobCancelled:
+            pass
+        except Exception as exc:
+            failure = exc
+        job.cpu_seconds += time.thread_time() - cpu
+        if failure is not None:
+            self._fail(job, failure)
+        elif job.stopped:
+            self._end(job)
+
+    def _fail(self, job: Job, exc: Exception) -> None:
+        log.error("turn %s failed (%s)", job.turn_id, type(exc).__name__)
+        log.debug("turn %s failed", job.turn_id, exc_info=exc)
+        with self._lock:
+            if not job.ended:
+                released = job.released
+                job.advance(JobEvent.FAIL)
+                if released:
                     self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(),
                                                   reason=f"failed: {type(exc).__name__}"))
-            finally:
-                job.done.set()
-                with self._lock:
-                    self._jobs.pop(job.job_id, None)
-                self.finished.put(job.job_id)
-            if self.prefill and job.heard and self._queue.empty():
-                self.prompt_cache.prefill_next(job.memory.person_name if job.memory else None)
-            if self._queue.empty():
-                release_free_memory()
-            with self._lock:
-                if self._queue.empty():
-                    self._between_turns_done.set()
+        self._end(job)
 
-    def _after_cancel(self, job: Job, cpu_seconds: float) -> None:
+    def _end(self, job: Job) -> None:
+        """Once per job, from whichever stage (or the planner's call) finds it over: what a stopped
+        job leaves behind, then the loop is told and, with no job open, the time between turns used."""
+        with self._lock:
+            if self._jobs.pop(job.job_id, None) is None:
+                return  # another stage ended it
+            idle = not self._jobs
+            if job.state is JobState.CONTINUED:
+                self._carry.transcribed(job)
         if job.state is JobState.INTERRUPTED and job.heard:
-            spoken = self._spoken_text(job)
+            spoken = " ".join(s for s, start in job.sentences if start < job.heard_seconds)
             self.history.add(job.heard, spoken)
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
             if job.memory_turn is not None:
                 job.memory.finish_turn(job.memory_turn, spoken)
-        elif job.state in (JobState.DROPPED, JobState.CONTINUED):  # thrown-away work, counted from the event
-            with self._lock:
-                if job.state is JobState.CONTINUED:
-                    self._carry.transcribed(job)
-            self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=cpu_seconds,
+        elif job.state in (JobState.DROPPED, JobState.CONTINUED) and job.cpu_seconds > 0:
+            # thrown-away work, counted from the event (a job dropped before it began cost nothing)
+            self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=job.cpu_seconds,
                                                  reason=job.stop_reason or job.state.value))
+        self.llm_gate.reply_ended()
+        job.done.set()
+        self.finished.put(job.job_id)
+        if idle:
+            person = job.memory.person_name if job.memory else None
+            self._generating.put(BetweenTurns(person, prefill=self.prefill and bool(job.heard)))
 
-    def _spoken_text(self, job: Job) -> str:
-        """The sentences whose audio had begun to play when the person spoke over the reply."""
-        return " ".join(s for s, start in job.sentences if start < job.heard_seconds)
+    # -- the stages' steps ---------------------------------------------------------------------
+    def _skip(self, job: Job) -> None:
+        """From the hearing stage: no reply to give. A held job waits for the endpoint to show that."""
+        with self._lock:
+            self._check(job)
+            job.advance(JobEvent.SKIP)
+            if job.state is JobState.FINISHED:
+                self._end(job)
 
-    def _answer(self, job: Job) -> None:
-        started = self.clock.now()
-        routing = self.routing
-        identified = self._identifier.submit(routing.identify, job.audio)
-        text = job.transcript = self.engines.asr.transcribe(job.audio)
-        self._emit(job, ev.AsrDone(job.turn_id, self.clock.now(), text=text, started=started))
-        if job.state is JobState.HELD:
-            self._on_transcript(job.turn_id, text)
-        job.speaker = self._identifier.result(identified)
-        if job.speaker is not None:
-            self._emit(job, ev.SpeakerIdentified(job.turn_id, self.clock.now(), **job.speaker.fields))
-        job.memory = routing.memory_for(job.speaker)
-        if not worth_answering(text) or self._is_echo(job.turn_id, text):
-            reason = "no words" if not worth_answering(text) else "echo"
-            self._emit(job, ev.TurnSkipped(job.turn_id, self.clock.now(), reason=reason))
-            job.settled.wait()  # held until the endpoint, which shows it
-            with self._lock:
-                if job.state is JobState.RELEASED:
-                    job.advance(JobEvent.FINISH)
-            return
-        job.heard = text
+    def _generate(self, generator: Generator) -> Callable[[Recalled | BetweenTurns], None]:
+        def handle(message: Recalled | BetweenTurns) -> None:
+            if isinstance(message, BetweenTurns):
+                self._between_turns(message)
+                return
+            job = message.job
+            if job.after is not None:
+                job.after.wait()  # the reply before it is in the history the prompt is built from
+            self._work(job, generator.reply, message)
+        return handle
 
-        started = self.clock.now()
-        block, memories = recall(self._anticipation, job.turn_id, job.memory, text)
-        self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
+    def _between_turns(self, message: BetweenTurns) -> None:
+        if message.prefill and not self.open_jobs:
+            self.prompt_cache.prefill_next(message.person_name)
+        if not self.open_jobs:
+            release_free_memory()
+        with self._lock:
+            if not self._jobs:
+                self._between_turns_done.set()
 
-        step = routing.dialog_step(text, job.speaker)
-        if step is not None and step.handled:  # the enrolment dialog answers this one itself
-            reply = self._voicer.say(job, step.say)
-        else:
-            notes = self.prompt_cache.use_notes(job.memory, block)
-            name = job.memory.person_name if job.memory else None
-            said = [user for user, _ in self.history.turns] + [text]
-            reply = self._voicer.speak(job, build_messages(text, self.history, notes, name),
-                                repair=lambda sentence: repaired(sentence, name or "", said, notes))
+    def _complete(self, job: Job) -> None:
+        """On the speaking stage, after the reply's last sentence: it finishes once all of it is heard."""
         # A reply made whole within the silence waits there for the endpoint, or for the person to go on.
         job.settled.wait()
         self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
+        reply = " ".join(sentence for sentence, _ in job.sentences)
         with self._lock:
             self._check(job)
             self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply))
             job.advance(JobEvent.FINISH)  # from here on a barge-in has nothing to stop
-        self.history.add(text, reply)
+        self.history.add(job.heard, reply)
         if job.memory_turn is not None:
             job.memory.finish_turn(job.memory_turn, reply)
-        routing.learn(job.speaker)
-
-
-_NO_WORDS = re.compile(r"^[\W_]*$")
-_NON_SPEECH_TAG = re.compile(r"^\s*[\[(].*[\])]\s*$")  # "[BLANK_AUDIO]", "(music)"
-
-
-def worth_answering(text: str) -> bool:
-    """Whisper returns tags or punctuation for noise; those are not turns."""
-    return not (_NO_WORDS.match(text) or _NON_SPEECH_TAG.match(text))
+        self.routing.learn(job.speaker)
+        self._end(job)

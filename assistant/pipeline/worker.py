@@ -1,5 +1,5 @@
 """One long-lived thread that runs the calls given to it in turn: speaker identification beside
-the reply worker, partial transcripts beside the listener. A call that fails is logged (by its
+the hearing stage, partial transcripts beside the listener. A call that fails is logged (by its
 exception's type only: the words heard stay out of the log) and the worker goes on."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Keeping llama.cpp's prompt cache useful: evaluate ahead what the next prompt will begin with.
 
 A miss costs one to two seconds on a 2-core CPU (the notes and the history evaluated again), so the
-reply worker asks this for three things: the notes to use (carried on from the last reply's, which
+generating stage asks this for three things: the notes to use (carried on from the last reply's, which
 the model has cached), a prefill while the person is still speaking, and a prefill between turns and
 at start-up of what the next prompt is likely to share. A prefill only starts when the model is
 free (the gate's try_foreground) and stops between two batches once a reply has begun or a partial

@@ -1,0 +1,88 @@
+"""The generating stage: the language model's tokens into sentences, each checked and said to the
+person as "you", handed to the speaking stage as it completes. The first is cut at a clause so
+sound starts sooner.
+
+The responder owns the job and its lifecycle; it hands this its ways of touching a job: emit (an
+event, held while the job is speculative), check (JobCancelled once the job has stopped) and
+speak (a Sentence or ReplyEnd to the speaking stage).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from assistant import events as ev
+from assistant.clock import Clock
+from assistant.config import Config
+from assistant.engines import Engines
+from assistant.pipeline.jobs import Job
+from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
+from assistant.reply.checks import FALLBACK_REPLY, repaired
+from assistant.reply.guard import begun_well, continued, own_words
+from assistant.reply.prompt import EXAMPLE_WORDS, History, build_messages
+from assistant.reply.prompt_cache import PromptCache
+from assistant.reply.sentences import sentences_from_tokens, spoken_form
+
+
+class Generator:
+    def __init__(self, engines: Engines, config: Config, clock: Clock, history: History, prompt_cache: PromptCache,
+                 stream_audio: bool, emit: Callable[[Job, ev.Event], None], check: Callable[[Job], None],
+                 speak: Callable[[Sentence | ReplyEnd], None]) -> None:
+        self.engines, self.config, self.clock, self.history = engines, config, clock, history
+        self.prompt_cache = prompt_cache
+        self.clause_words = 2 if stream_audio else 0  # the whole reply plays at once: no early clause
+        self._emit, self._check, self._speak = emit, check, speak
+
+    def reply(self, recalled: Recalled) -> None:
+        job = recalled.job
+        fixed = recalled.fixed_reply
+        # the model said nothing: say so rather than leave the person waiting
+        if fixed is not None or not self._generated(job, recalled.block):
+            self._first_token(job)
+            self._said(job, fixed if fixed is not None else FALLBACK_REPLY)
+        self._speak(ReplyEnd(job))
+
+    def _generated(self, job: Job, block: str) -> bool:
+        """Each sentence is said to the person as "you" (`repaired`): a small model slips into
+        "Dana's dog". False if the model gave no sentence worth saying."""
+        notes = self.prompt_cache.use_notes(job.memory, block)
+        name = job.memory.person_name if job.memory else None
+        said = [user for user, _ in self.history.turns] + [job.heard]
+        messages = build_messages(job.heard, self.history, notes, name)
+
+        def reply(avoid: str):
+            return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=self.clause_words)
+
+        # not to be copied: the earlier replies, and what the worked examples' person said
+        earlier = [answer for _, answer in self.history.turns] + list(EXAMPLE_WORDS)
+        last = ""
+        for piece in own_words(begun_well(reply, job.heard, earlier), job.heard, earlier):
+            sentence = continued(last, repaired(spoken_form(piece), name or "", said, notes))
+            if sentence:
+                self._said(job, sentence)
+                last = sentence
+        return bool(last)
+
+    def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
+        with self.engines.llm_gate.foreground():
+            stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
+                                             avoid=avoid)
+            try:
+                for piece in stream:
+                    self._check(job)
+                    if not job.first_token_reported:
+                        cached, evaluated = self.engines.llm.last_prompt_tokens
+                        self._first_token(job, cached, evaluated)
+                    yield piece
+            finally:
+                stream.close()
+
+    def _first_token(self, job: Job, cached: int = 0, evaluated: int = 0) -> None:
+        if not job.first_token_reported:  # a second try (reply/guard.py) reports no second first token
+            job.first_token_reported = True
+            self._emit(job, ev.LlmFirstToken(job.turn_id, self.clock.now(), cached_tokens=cached,
+                                             evaluated_tokens=evaluated))
+
+    def _said(self, job: Job, sentence: str) -> None:
+        self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))
+        self._speak(Sentence(job, sentence))

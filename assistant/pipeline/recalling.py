@@ -1,0 +1,50 @@
+"""The recalling stage: the notes for what was heard, looked up ahead from the partial transcripts
+while the person spoke, and checked against the final words (assistant/pipeline/anticipation.py);
+or, in the enrolment dialog, the dialog's own reply.
+
+The responder owns the job and its lifecycle; it hands this emit (an event, held while the job is
+speculative) and generate (the Recalled message on to the generating stage).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from assistant import events as ev
+from assistant.clock import Clock
+from assistant.memory_access.routing import SpeakerRouting
+from assistant.pipeline.anticipation import Anticipation, anticipate, recall
+from assistant.pipeline.jobs import Job
+from assistant.pipeline.stages import Recalled
+from assistant.reply.prompt_cache import PromptCache
+
+
+class Recaller:
+    def __init__(self, routing: SpeakerRouting, clock: Clock, prompt_cache: PromptCache, prefill: bool,
+                 emit: Callable[[Job, ev.Event], None], generate: Callable[[Recalled], None]) -> None:
+        self.routing, self.clock, self.prompt_cache = routing, clock, prompt_cache
+        self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
+        self._emit, self._generate = emit, generate
+        self._anticipation: Anticipation | None = None
+
+    def anticipate(self, turn_id: int, partial_text: str) -> None:
+        """On the partial worker: look up memories for the words so far and, when the model is free,
+        evaluate the prompt they make, so the final reply only has to evaluate what changed."""
+        memory = self.routing.anticipated()  # the person who spoke last, before the voice is identified
+        a = self._anticipation = anticipate(turn_id, partial_text, memory)
+        if self.prefill:
+            self.prompt_cache.prefill_partial(partial_text, memory, a.block)
+
+    @property
+    def anticipated_text(self) -> str:
+        """The words the last anticipated lookup was made for ("" before any)."""
+        a = self._anticipation
+        return a.text if a is not None else ""
+
+    def recall(self, job: Job) -> None:
+        started = self.clock.now()
+        block, memories = recall(self._anticipation, job.turn_id, job.memory, job.heard)
+        self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
+        step = self.routing.dialog_step(job.heard, job.speaker)
+        fixed = step.say if step is not None and step.handled else None  # the enrolment dialog answers itself
+        self._generate(Recalled(job, block, fixed))

@@ -1,0 +1,76 @@
+"""A stage of the reply pipeline, and what passes between stages.
+
+Each stage is one long-lived thread that takes messages from its own queue in order. The stages
+are wired in one place (assistant/pipeline/responder.py):
+
+    stage       takes            does                                               owner
+    hearing     a Job            transcribe, identify the speaker; skip a turn      hearing.py
+                                 with no words or only Hearth's own echo
+    recalling   a Job            the notes for what was heard, or the enrolment     recalling.py
+                                 dialog's own reply
+    generating  Recalled         the language model's tokens into checked           generating.py
+                                 sentences
+                BetweenTurns     the next prompt's start evaluated while nobody     prompt_cache.py
+                                 needs the model
+    speaking    Sentence         synthesized and played as it arrives               speaking.py
+                ReplyEnd         the job finishes once all of it is heard           responder.py
+
+A message carries its job; every stage reads the job's state (assistant/pipeline/lifecycle.py)
+before it works on it and abandons one that has ended.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Callable, Generic, TypeVar
+
+from assistant.pipeline.jobs import Job
+
+M = TypeVar("M")
+
+
+@dataclass(frozen=True)
+class Recalled:
+    job: Job
+    block: str  # the memory block for the prompt
+    fixed_reply: str | None = None  # the enrolment dialog's reply: said as it is, no model
+
+
+@dataclass(frozen=True)
+class Sentence:
+    job: Job
+    text: str  # checked, in its spoken form
+
+
+@dataclass(frozen=True)
+class ReplyEnd:
+    job: Job
+
+
+@dataclass(frozen=True)
+class BetweenTurns:
+    """No job is open: evaluate the start of the next prompt and give memory back."""
+    person_name: str | None  # whose prompt comes next, most likely
+    prefill: bool  # the last job was answered, so the history the next prompt starts with changed
+
+
+class Stage(Generic[M]):
+    def __init__(self, name: str, handle: Callable[[M], None]) -> None:
+        self._queue: queue.Queue[M | None] = queue.Queue()
+        self._handle = handle  # catches what it raises: a stage never dies
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def put(self, message: M) -> None:
+        self._queue.put(message)
+
+    def close(self, timeout: float = 120) -> None:
+        """Handle what was put before this, then stop."""
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while (message := self._queue.get()) is not None:
+            self._handle(message)
