@@ -121,3 +121,17 @@ def test_a_bad_start_is_one_to_begin_again():
     assert not rc.bad_start("How lovely,", heard)
     assert not rc.bad_start("That sounds like a lovely garden.", heard)
     assert rc.undecided_start("I'm sorry,") and not rc.undecided_start("I'm sorry to hear that.")
+
+
+def test_a_start_made_only_of_the_words_just_heard_waits_for_the_next_piece():
+    heard = "What did I do before that?"
+    assert rc.undecided_start("Before that,", heard)
+    assert not rc.undecided_start("Before that, you went home.", heard)  # it says something of its own
+    assert not rc.undecided_start("Yes,", heard) and not rc.undecided_start("Before that,", "Where is Lisbon?")
+
+
+def test_a_sentence_that_takes_the_examples_notes_borrows_them():
+    props = frozenset({"pasta", "lunch", "trumpet"})
+    assert rc.borrows("You should not eat pasta.", props, "Is there anything I shouldn't eat? I'm allergic to nuts.")
+    assert not rc.borrows("You should not eat pasta.", props, "I can't eat pasta, it makes me ill. What shouldn't I eat?")
+    assert not rc.borrows("You should avoid nuts.", props, "I'm allergic to nuts.")

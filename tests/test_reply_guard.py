@@ -81,3 +81,21 @@ def test_a_piece_turned_to_you_carries_on_its_sentence():
     assert continued("Last time,", "You were worried.") == "you were worried."
     assert continued("That was lovely.", "Your dog is Max.") == "Your dog is Max."
     assert continued("", "You were worried.") == "You were worried."
+
+
+def test_a_start_that_only_repeats_the_question_is_judged_with_what_follows_it():
+    copied = "I had a long day at work today."  # a worked example's words: not to be copied
+    make, calls, _ = scripted(["Before that,", copied], ["You went to the market."])
+    assert list(begun_well(make, "What did I do before that?", [copied])) == ["You went to the market."]
+    assert calls == ["", f"Before that, {copied}"]
+
+
+def test_a_reply_taken_from_the_examples_notes_is_begun_again_and_never_voiced():
+    def borrowed(piece: str) -> bool:
+        return "pasta" in piece
+
+    make, calls, _ = scripted(["You should not eat pasta."], ["I don't know,", "you haven't told me."])
+    assert list(begun_well(make, "Is there anything I shouldn't eat?", [], borrowed)) == \
+        ["I don't know,", "you haven't told me."]
+    pieces = iter(["You should not eat pasta.", "Nothing else comes to mind."])
+    assert list(own_words(pieces, "Is there anything I shouldn't eat?", [], borrowed)) == ["Nothing else comes to mind."]

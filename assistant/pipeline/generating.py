@@ -17,9 +17,9 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import FALLBACK_REPLY, repaired
+from assistant.reply.checks import FALLBACK_REPLY, borrows, repaired
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.prompt import EXAMPLE_WORDS, History, build_messages
+from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
 
@@ -54,9 +54,15 @@ class Generator:
             return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=self.clause_words)
 
         # not to be copied: the earlier replies, and what the worked examples' person said
-        earlier = [answer for _, answer in self.history.turns] + list(EXAMPLE_WORDS)
+        replies = [answer for _, answer in self.history.turns]
+        earlier = replies + list(EXAMPLE_WORDS)
+        conversation = " ".join([*said, *replies, notes])
+
+        def borrowed(piece: str) -> bool:  # the matter of the examples' notes, not of this conversation
+            return borrows(piece, EXAMPLE_PROPS, conversation)
+
         last = ""
-        for piece in own_words(begun_well(reply, job.heard, earlier), job.heard, earlier):
+        for piece in own_words(begun_well(reply, job.heard, earlier, borrowed), job.heard, earlier, borrowed):
             sentence = continued(last, repaired(spoken_form(piece), name or "", said, notes))
             if sentence:
                 self._said(job, sentence)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memory.ranking import DAY_HEADER, repeats, word_set
+from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 
@@ -148,9 +148,21 @@ _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|un
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
-def undecided_start(piece: str) -> bool:
-    """Whether a reply's first piece cannot be judged alone (an apology that may open a refusal)."""
-    return bool(_OPENS_EITHER.match(piece))
+def undecided_start(piece: str, heard: str = "") -> bool:
+    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, or
+    a few words only taken from what was just said ("Before that," to "What did I do before
+    that?"), which the next piece may turn into a copy that is then left unsaid, the clause alone."""
+    if _OPENS_EITHER.match(piece):
+        return True
+    words = word_set(piece)
+    return 0 < len(words) <= 3 and words <= word_set(heard)
+
+
+def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
+    """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
+    notes) that nothing in this conversation has said: the model answering from the examples' notes
+    ("You should not eat pasta." when only an example noted pasta for lunch)."""
+    return bool((content_words(sentence) & props) - content_words(conversation))
 
 
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:

@@ -18,20 +18,26 @@ MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more pie
 TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is
 
 
-def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = ()) -> Iterator[str]:
+def never(sentence: str) -> bool:
+    return False
+
+
+def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = (),
+               borrowed: Callable[[str], bool] = never) -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
-    copied: the prompt's worked examples), whose starts are not copied."""
+    copied: the prompt's worked examples), whose starts are not copied. `borrowed`: whether a piece
+    takes its matter from the worked examples (checks.borrows)."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
         head: list[str] = []
         for piece in pieces:
             head.append(piece)
-            if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head)):
+            if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head), heard):
                 break
         start = " ".join(head)
-        if not head or attempt == TRIES - 1 or not bad_start(start, heard, earlier):
+        if not head or attempt == TRIES - 1 or not (bad_start(start, heard, earlier) or borrowed(start)):
             yield from head
             yield from pieces
             return
@@ -39,11 +45,14 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         thrown.append(start)
 
 
-def own_words(pieces: Iterator[str], heard: str, earlier: list[str]) -> Iterator[str]:
+def own_words(pieces: Iterator[str], heard: str, earlier: list[str], borrowed: Callable[[str], bool] = never
+              ) -> Iterator[str]:
     """The pieces after the first, less any that only repeats what the person just said or what an
-    earlier reply said (`earlier`: the replies in the history, and the other words not to be copied)."""
+    earlier reply said (`earlier`: the replies in the history, and the other words not to be copied);
+    and none, the first included, that takes its matter from the worked examples (`borrowed`): a
+    reply made of the examples' notes is worse than none."""
     for n, piece in enumerate(pieces):
-        if n and (parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)):
+        if n and (parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)) or borrowed(piece):
             continue
         yield piece
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from memory.ranking import estimate_tokens, repeats, word_set
+from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
 from assistant.reply.checks import UNNAMED, first_person
 
@@ -35,6 +35,10 @@ EXAMPLES = (
 # pattern to follow, so they are not in it.
 EXAMPLE_WORDS = tuple(dict.fromkeys(line.removeprefix("- ") for user, _ in EXAMPLES for line in user.splitlines()
                                     if line.strip() and line != NOTES_INTRO))
+# The words of the examples' notes: a reply that uses one nobody in the conversation said is answering
+# from the examples ("Is there anything I shouldn't eat?" was answered "You should not eat pasta.").
+EXAMPLE_PROPS = frozenset(word for user, _ in EXAMPLES for line in user.splitlines() if line.startswith("- ")
+                          for word in content_words(line))
 
 
 @dataclass
