@@ -58,6 +58,9 @@ class Config:
     temperature: float = 0.0
     memory: bool = True  # false turns memory off: nothing is recalled or stored
     person: str = "me"  # who is talking while no voice is enrolled (a single-person desk)
+    # on a desk with no enrolled voice, learn this person's voice from their first utterances; from then
+    # on a clearly different voice is a stranger and gets none of their memories (false: every voice is theirs)
+    learn_owner_voice: bool = True
     memory_budget_tokens: int = 200
     data_dir: str = field(default_factory=_default_data_dir)
     cache_dir: str = field(default_factory=_default_cache_dir)
@@ -76,8 +79,8 @@ SECTIONS = {
                "threads", "llm_context"),
     "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
-    "assistant": ("max_reply_tokens", "history_turns", "temperature", "memory", "person", "memory_budget_tokens",
-                  "data_dir", "cache_dir"),
+    "assistant": ("max_reply_tokens", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
+                  "memory_budget_tokens", "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
 

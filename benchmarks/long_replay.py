@@ -281,7 +281,11 @@ def hearth_env(work: Path) -> dict:
     env = dict(os.environ)
     env["HEARTH_CACHE_DIR"] = str(Config().cache_dir if "HEARTH_CACHE_DIR" not in os.environ
                                   else os.environ["HEARTH_CACHE_DIR"])
-    env["HEARTH_CONFIG"] = str(work / "no-such-config.toml")
+    # The recording's many readers stand in for one person talking for a long time: every voice is
+    # theirs (a desk that learned one reader's voice would keep the others' turns out of memory).
+    config = work / "one-person.toml"
+    config.write_text("[assistant]\nlearn_owner_voice = false\n", encoding="utf-8")
+    env["HEARTH_CONFIG"] = str(config)
     env.pop("HEARTH_DATA_DIR", None)
     env["PYTHONUNBUFFERED"] = "1"
     return env

@@ -197,6 +197,8 @@ def soak(work: Path, minutes: float = 60.0, seed: int = 2, say=print, engines=No
     data_dir = work / "soak-data"
     config = replace(config, data_dir=str(data_dir)) if config else \
         Config(data_dir=str(data_dir), cache_dir=hearth_env(work)["HEARTH_CACHE_DIR"])
+    # the recording's many readers stand in for one person: every voice is theirs
+    config = replace(config, learn_owner_voice=False)
     engines = engines or load_engines(config)
     lived_in_items = live_in(work, lived_in_minutes, seed, engines, config, say) if lived_in_minutes > 0 else 0
     sampler = RssSampler(every=5.0)

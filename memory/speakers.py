@@ -27,6 +27,7 @@ from .tables.person_rows import delete_person_rows, move_person_rows
 from .store import MemoryStore
 
 PROVISIONAL_AFTER = 3        # consistent utterances before an unknown voice becomes a provisional person
+OWNER_AFTER = 3              # consistent utterances before a desk's one person is known by voice
 PENDING_LIMIT = 6            # unknown voices tracked at once (the oldest is forgotten first)
 MIN_LEARN_SECONDS = 1.5      # shorter utterances neither refresh a voiceprint nor start a provisional person
 GUEST = "Guest"              # provisional people are called "Guest 1", "Guest 2", ...
@@ -72,6 +73,7 @@ class SpeakerBook:
         self.clock = clock
         self._prints: dict[int, tuple[list[int], np.ndarray]] | None = None  # person -> (voiceprint ids, matrix)
         self._unknown = UnknownVoices(self.threshold, provisional_after, PENDING_LIMIT)
+        self._owner = UnknownVoices(self.threshold, OWNER_AFTER, PENDING_LIMIT)  # voices of an un-enrolled desk
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -235,6 +237,25 @@ class SpeakerBook:
                 self.store.add_voiceprint(pid, e, now=self.clock())
         self.invalidate()
         return pid
+
+    def learn_owner(self, person_id: int, embedding, seconds: float | None = None) -> bool:
+        """On a desk where no voice is known yet, every utterance is its one person's (`person_id`).
+        Call this with each answered one: once `OWNER_AFTER` of them agree in voice (grouped as
+        provisional_for groups unknown voices, so a visitor's few words form a group of their own),
+        those become the person's voiceprints, and from then on a clearly different voice is a
+        stranger. Returns True when it learned the voice."""
+        v = _valid(embedding, "voice embedding")
+        if self.has_voiceprints() or (seconds is not None and seconds < MIN_LEARN_SECONDS):
+            return False
+        agreed = self._owner.hear(v)
+        if agreed is None:
+            return False
+        with self.store.transaction():
+            for e in agreed:
+                self.store.add_voiceprint(person_id, e, now=self.clock())
+        self.invalidate()
+        self._owner.clear()
+        return True
 
     def _next_guest_name(self) -> str:
         taken = self.store.names_starting(f"{GUEST} ")

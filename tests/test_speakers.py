@@ -174,6 +174,23 @@ def test_a_consistent_unknown_voice_becomes_a_provisional_person(book, store, vo
     assert store.person(guest)["provisional"] == 0 and book.lookup("Carol") == guest
 
 
+def test_a_desk_with_no_voice_learns_its_one_persons_voice_from_utterances_that_agree(book, store, voices):
+    from memory.speakers import OWNER_AFTER
+
+    owner = store.add_person("Ann")
+    learned = []
+    for i in range(OWNER_AFTER):
+        assert not book.learn_owner(owner, voices[STRANGER][i], seconds=0.8)  # too short to learn from
+        learned.append(book.learn_owner(owner, voices[A][i], seconds=4.0))
+        # a visitor's words in between form a group of their own
+        assert not book.learn_owner(owner, voices["impostors"][i], seconds=4.0)
+    assert learned == [False] * (OWNER_AFTER - 1) + [True]
+    assert len(book.voiceprints(owner)) == OWNER_AFTER
+    assert book.identify(voices[A][5]).person == owner
+    assert not book.identify(voices[STRANGER][4]).known
+    assert not book.learn_owner(owner, voices[A][6], seconds=4.0)  # a voice is known now: nothing more to learn
+
+
 def test_known_voices_and_short_utterances_start_no_provisional_person(book, voices):
     ann = book.enrol("Ann", voices[A][:3])
     for e in voices[A][3:]:

@@ -8,7 +8,7 @@ import pytest
 from audio.voiceprint import (ANCHORS, MAX_VOICEPRINTS, REDUNDANT, VOICE_DIM, Identification, VoiceprintError,
                               check_embedding, cosine, decide, person_scores, prune_order, refresh_slot,
                               should_refresh)
-from memory.enrolment import DialogStep, EnrolmentDialog, enrolment_intent, is_no, is_yes
+from memory.enrolment import DialogStep, EnrolmentDialog, asks_about_themselves, enrolment_intent, is_no, is_yes
 
 
 def unit(seed: int) -> np.ndarray:
@@ -272,6 +272,21 @@ def test_dialog_ignores_known_speakers():
 def test_dialog_ignores_ordinary_talk():
     d = EnrolmentDialog()
     assert d.step("What's the weather tomorrow?", known=False) == DialogStep()
+
+
+@pytest.mark.parametrize("text", ["What was I worried about last time?", "What is my dog called?",
+                                  "Do you remember me?", "Can you remind me where my sister lives?",
+                                  "What did I tell you yesterday?", "Where is my sister getting married?",
+                                  "How old is my dog?", "Have I told you about Max?"])
+def test_questions_only_their_own_memories_could_answer(text):
+    assert asks_about_themselves(text)
+
+
+@pytest.mark.parametrize("text", ["What's the weather tomorrow?", "Can you help me with my homework?",
+                                  "Tell me a joke.", "How do I boil an egg?", "I love my dog.",
+                                  "Can I ask you something?"])
+def test_other_talk_does_not_ask_what_hearth_remembers_of_them(text):
+    assert not asks_about_themselves(text)
 
 
 def test_dialog_unrelated_answer_drops_the_question_and_passes_the_turn_on():

@@ -1,10 +1,13 @@
 """Who is speaking, and so whose memory a turn may use.
 
 Until anyone's voice is enrolled, the desk has one person (config.person) and every turn is
-theirs. Once voices are enrolled, each utterance's voiceprint decides: a recognised person gets
-their own memory, an unknown or uncertain voice gets none (a stranger who keeps talking becomes a
-provisional "Guest N", whose memories are kept apart until named or merged). An unknown speaker
-can enrol by voice: "my name is Priya" → "Shall I remember your voice as Priya?" → "yes".
+theirs; meanwhile their voice is learned from the first utterances that agree in voice
+(config.learn_owner_voice), with no enrolment step. Once voices are known, each utterance's
+voiceprint decides: a recognised person gets their own memory, an unknown or uncertain voice gets
+none (a stranger who keeps talking becomes a provisional "Guest N", whose memories are kept apart
+until named or merged), and a stranger who asks what Hearth remembers of them is told they have not
+met. An unknown speaker can enrol by voice: "my name is Priya" → "Shall I remember your voice as
+Priya?" → "yes".
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from memory import MemoryStore
-from memory.enrolment import EnrolmentDialog
+from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog, asks_about_themselves
 from memory.speakers import SpeakerBook
 
 from assistant.config import Config
@@ -40,24 +43,32 @@ class Household:
     # -- identification (on the reply thread, beside transcription) --------------------------
     def identify(self, audio: np.ndarray) -> Speaker:
         """Who is speaking. No side effects: a speculative job may call it and be dropped."""
-        if not self.book.has_voiceprints():
-            pid = self._owner()
-            return Speaker(pid, {"person": self.store.person(pid)["name"], "score": 1.0}, known=True)
         encoder = self.engines.voice
-        if encoder is None or len(audio) < 16_000:  # too short to tell who it is
+        heard = encoder is not None and len(audio) >= 16_000  # shorter: too short to tell who it is
+        seconds = len(audio) / 16_000
+        if not self.book.has_voiceprints():  # the desk's one person, whose voice may be learned from this
+            pid = self._owner()
+            embedding = encoder.embed(audio) if heard and self.config.learn_owner_voice else None
+            return Speaker(pid, {"person": self.store.person(pid)["name"], "score": 1.0}, embedding, known=True,
+                           seconds=seconds)
+        if not heard:
             return Speaker(None, {"person": None, "score": 0.0})
         embedding = encoder.embed(audio)
         ident = self.book.identify(embedding)
         fields = self.book.describe(ident)
-        seconds = len(audio) / 16_000
         if not ident.known:
             return Speaker(None, fields, embedding, False, ident, seconds)
         named = not self.store.person(ident.person)["provisional"]
         return Speaker(ident.person, fields, embedding, named, ident, seconds)
 
     def learn(self, speaker: Speaker | None) -> None:
-        """After an answered turn: refresh a confident voiceprint, or count towards a provisional guest."""
-        if speaker is None or speaker.embedding is None or speaker.identification is None:
+        """After an answered turn: refresh a confident voiceprint, count towards a provisional guest,
+        or (on a desk with no voice known yet) towards its one person's voice."""
+        if speaker is None or speaker.embedding is None:
+            return
+        if speaker.identification is None:  # nobody's voice was known to compare it with
+            if speaker.person_id == self._owner():
+                self.book.learn_owner(speaker.person_id, speaker.embedding, speaker.seconds)
             return
         if speaker.person_id is not None:
             self.book.refresh(speaker.person_id, speaker.embedding, speaker.identification, speaker.seconds)
@@ -72,6 +83,7 @@ class Household:
         """The dialog's answer to this utterance, if it handles it (then no LLM reply)."""
         if speaker is None:  # identification failed
             return None
+        stranger = speaker.person_id is None and speaker.embedding is not None  # heard, and nobody Hearth knows
         guest = speaker.person_id if speaker.person_id is not None and not speaker.known else None
         step = self.dialog.step(text, known=speaker.known,
                                 name_taken=lambda name: self._name_taken(name, guest))
@@ -87,6 +99,8 @@ class Household:
             self._dialog_voices = []
         elif not step.handled:
             self._dialog_voices = []
+            if stranger and asks_about_themselves(text):
+                return DialogStep(True, NOT_MET)
         return step
 
     def _name_taken(self, name: str, except_id: int | None) -> bool:
