@@ -28,3 +28,15 @@ def test_a_partial_stands_in_for_the_final_words_once_it_heard_half_of_them():
     assert stands_in_for("what did my sister", "what did my sister say about the wedding")
     assert not stands_in_for("Tell me", "Tell me about my sister's trip to Portugal")
     assert not stands_in_for("", "anything") and not stands_in_for("hello", "")
+
+
+def test_a_follow_up_that_names_nothing_is_looked_up_with_the_turn_before():
+    from assistant.pipeline.recalling import follow_up_context
+    from assistant.reply.prompt import History
+
+    history = History()
+    assert follow_up_context("What did I do before that?", history) == ""  # nothing before it
+    history.add("Where do I work now?", "You work at the bakery.")
+    assert follow_up_context("What did I do before that?", history) == "Where do I work now?"
+    assert follow_up_context("How is she?", history) == "Where do I work now?"
+    assert follow_up_context("What is my dog called?", history) == ""  # it names its own matter

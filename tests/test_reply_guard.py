@@ -99,3 +99,23 @@ def test_a_reply_taken_from_the_examples_notes_is_begun_again_and_never_voiced()
         ["I don't know,", "you haven't told me."]
     pieces = iter(["You should not eat pasta.", "Nothing else comes to mind."])
     assert list(own_words(pieces, "Is there anything I shouldn't eat?", [], borrowed)) == ["Nothing else comes to mind."]
+
+
+def test_a_start_whose_second_piece_would_be_left_unsaid_is_begun_again():
+    heard = "What did I do before that?"
+    make, calls, _ = scripted(["Before that,", "what did you do before that?"], ["You taught at Hillside."])
+    assert list(begun_well(make, heard)) == ["You taught at Hillside."]
+
+
+def test_a_last_try_that_would_leave_a_fragment_is_not_voiced():
+    copied = "I had a long day at work today."
+    make, calls, _ = scripted(*([["Before that,", copied]] * TRIES))
+    assert list(begun_well(make, "What did I do before that?", [copied])) == []
+    assert len(calls) == TRIES
+
+
+def test_a_piece_that_ends_a_sentence_is_judged_with_its_start():
+    earlier = ["You work at Hillside School."]
+    pieces = iter(["You quit teaching maths", "at Hillside School.", "At Hillside School."])
+    assert list(own_words(pieces, "What did I do before that?", earlier)) == \
+        ["You quit teaching maths", "at Hillside School."]

@@ -14,6 +14,7 @@ from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
 from assistant.pipeline.lifecycle import JobState
+from assistant.reply.checks import NOT_TOLD_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
@@ -212,6 +213,21 @@ def test_the_next_utterance_is_heard_while_a_reply_plays_and_answered_after_it(r
     assert len(r.chat.prompts) == 2
     assert {"role": "assistant", "content": REPLY} in r.chat.prompts[1]  # the first reply, in the history
     assert r.history.turns == [("What is my dog called?", REPLY), ("And my cat?", "Your cat is called Pepper.")]
+
+
+def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was_not_said(run):
+    r = run("How old is my dog?")
+    r.chat = GatedChat("Max is 10 years old.")  # every try makes the age up: no note holds it
+    r.responder.close()
+    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=ToneTts())
+    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
+                            OneMemory(), prefill=False)
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    assert [e.text for e in r.seen(ev.SentenceReady)] == [NOT_TOLD_REPLY]
 
 
 def test_carried_words_are_joined_to_the_partials_of_what_follows():

@@ -17,11 +17,12 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import FALLBACK_REPLY, borrows, repaired
+from assistant.reply.checks import FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, repaired
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
+from memory.enrolment import asks_about_themselves
 
 
 class Generator:
@@ -36,10 +37,12 @@ class Generator:
     def reply(self, recalled: Recalled) -> None:
         job = recalled.job
         fixed = recalled.fixed_reply
-        # the model said nothing: say so rather than leave the person waiting
-        if fixed is not None or not self._generated(job, recalled.block):
+        # the model said nothing worth saying: say so rather than leave the person waiting
+        if fixed is None and not self._generated(job, recalled.block):
+            fixed = NOT_TOLD_REPLY if asks_about_themselves(job.heard) else FALLBACK_REPLY
+        if fixed is not None:
             self._first_token(job)
-            self._said(job, fixed if fixed is not None else FALLBACK_REPLY)
+            self._said(job, fixed)
         self._speak(ReplyEnd(job))
 
     def _generated(self, job: Job, block: str) -> bool:
@@ -58,11 +61,13 @@ class Generator:
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
 
-        def borrowed(piece: str) -> bool:  # the matter of the examples' notes, not of this conversation
-            return borrows(piece, EXAMPLE_PROPS, conversation)
+        about_them = asks_about_themselves(job.heard)  # only what they said can answer it
+
+        def unfounded(piece: str) -> bool:  # the examples' notes, or a number nobody said, not this conversation
+            return borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
 
         last = ""
-        for piece in own_words(begun_well(reply, job.heard, earlier, borrowed), job.heard, earlier, borrowed):
+        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded), job.heard, earlier, unfounded):
             sentence = continued(last, repaired(spoken_form(piece), name or "", said, notes))
             if sentence:
                 self._said(job, sentence)

@@ -16,13 +16,15 @@ from assistant.memory_access.routing import SpeakerRouting
 from assistant.pipeline.anticipation import Anticipation, anticipate, recall
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled
+from assistant.reply.prompt import History
 from assistant.reply.prompt_cache import PromptCache
+from memory.ranking import content_words
 
 
 class Recaller:
-    def __init__(self, routing: SpeakerRouting, clock: Clock, prompt_cache: PromptCache, prefill: bool,
-                 emit: Callable[[Job, ev.Event], None], generate: Callable[[Recalled], None]) -> None:
-        self.routing, self.clock, self.prompt_cache = routing, clock, prompt_cache
+    def __init__(self, routing: SpeakerRouting, clock: Clock, history: History, prompt_cache: PromptCache,
+                 prefill: bool, emit: Callable[[Job, ev.Event], None], generate: Callable[[Recalled], None]) -> None:
+        self.routing, self.clock, self.history, self.prompt_cache = routing, clock, history, prompt_cache
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._emit, self._generate = emit, generate
         self._anticipation: Anticipation | None = None
@@ -43,8 +45,20 @@ class Recaller:
 
     def recall(self, job: Job) -> None:
         started = self.clock.now()
-        block, memories = recall(self._anticipation, job.turn_id, job.memory, job.heard)
+        context = follow_up_context(job.heard, self.history)
+        if context and job.memory is not None:  # the question's matter is in the turn before
+            block, memories = job.memory.recall(f"{context} {job.heard}")
+        else:
+            block, memories = recall(self._anticipation, job.turn_id, job.memory, job.heard)
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
         step = self.routing.dialog_step(job.heard, job.speaker)
         fixed = step.say if step is not None and step.handled else None  # the enrolment dialog answers itself
         self._generate(Recalled(job, block, fixed))
+
+
+def follow_up_context(heard: str, history: History) -> str:
+    """What the person said last, when what they say now names nothing of its own ("What did I do
+    before that?", "And then?"): its matter is in the turn before, and so are the notes that answer it."""
+    if len(content_words(heard)) > 1 or not history.turns:
+        return ""
+    return history.turns[-1][0]

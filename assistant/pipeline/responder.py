@@ -63,7 +63,7 @@ class Responder:
         hearer = self._hearer = Hearer(engines, routing, clock, self._emit, lambda job: self._recalling.put(job),
                                        self._skip, on_transcript or (lambda turn_id, text: None),
                                        is_echo or (lambda turn_id, text: False))
-        recaller = self._recaller = Recaller(routing, clock, self.prompt_cache, prefill, self._emit,
+        recaller = self._recaller = Recaller(routing, clock, history, self.prompt_cache, prefill, self._emit,
                                              lambda message: self._generating.put(message))
         generator = Generator(engines, config, clock, history, self.prompt_cache, stream_audio, self._emit,
                               self._check, lambda message: self._speaking.put(message))

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
+from text.words import NUMBER_WORDS
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
+NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
 _AFTER_VOCATIVE = re.compile(r"\s*(?:[,.!?;:…]|$)")
@@ -146,6 +148,15 @@ def has_layout(reply: str) -> bool:
 # hear that"): the next piece decides.
 _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
+# An answer to thanks: to anything else it answers what was not said ("I just got back from a walk"
+# → "You're welcome! Have a great day.").
+_WELCOME = re.compile(r"^\W*(?:you're|you are) (?:very |most )?welcome\b", re.I)
+_THANKS = re.compile(r"\bthank|\bthanks\b|\bcheers\b|\bappreciate", re.I)
+# Agreement: to news there is nothing to agree with, and the small model goes on to say the news back
+# ("My sister is getting married in June." → "You're right, Asha is getting married in June.").
+_AGREES = re.compile(r"^\W*(?:you're|you are) (?:absolutely |so |quite |totally )?right\b", re.I)
+_OPINION = re.compile(r"\b(?:i think|i believe|i guess|i feel like|i reckon|in my opinion|isn't it|don't you think|"
+                      r"should|must|probably|maybe|better|best|worse|worst)\b|\bright\?", re.I)
 
 
 def undecided_start(piece: str, heard: str = "") -> bool:
@@ -158,6 +169,19 @@ def undecided_start(piece: str, heard: str = "") -> bool:
     return 0 < len(words) <= 3 and words <= word_set(heard)
 
 
+def _numbers(text: str) -> set[str]:
+    words = re.findall(r"[a-z]+|\d+", text.lower())
+    return {str(NUMBER_WORDS.index(w)) if w in NUMBER_WORDS else w for w in words
+            if w.isdigit() or (w in NUMBER_WORDS and w not in ("zero", "one"))}
+
+
+def invents_numbers(sentence: str, conversation: str) -> bool:
+    """Whether a sentence gives a number that nothing in the conversation or the notes holds
+    ("How old is my dog?" → "Max is 10 years old." with no age ever said): made up, where a
+    question about the person can only be answered from what they said."""
+    return bool(_numbers(sentence) - _numbers(conversation))
+
+
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
     notes) that nothing in this conversation has said: the model answering from the examples' notes
@@ -167,10 +191,13 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
 
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
-    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
-    person's own words back (their first words after the subject, whoever it is now), or as an
-    earlier reply began (a small model copies its last answer into the next)."""
+    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with
+    "you're welcome" to no thanks or "you're right" to no opinion, with the person's own words back (their first words after the
+    subject, whoever it is now), or as an earlier reply began (a small model copies its last answer
+    into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
+        return True
+    if _WELCOME.match(start) and not _THANKS.search(heard) or _AGREES.match(start) and not _OPINION.search(heard):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:
@@ -253,7 +280,8 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     Bristol"). `said`: what the person said this session; `notes`: the memory notes of the prompt."""
     things = their_things([*said, notes], person)
     out = second_person(sentence, person, things)
-    if speaks_as_them(out, said + [notes]):
+    # the notes as the person would say them ("Dana went" → "I went"): what they did, in their voice
+    if speaks_as_them(out, said + [first_person(notes, person) if person else notes]):
         out = their_words_as_yours(out)
     return out
 

@@ -15,7 +15,7 @@ from typing import Callable, Generator, Iterator
 from assistant.reply.checks import bad_start, parrots, undecided_start
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
-TRIES = 3  # the reply as first begun, and two more; the last is voiced whatever it is
+TRIES = 3  # the reply as first begun, and two more; the last is voiced unless it would be a fragment
 
 
 def never(sentence: str) -> bool:
@@ -23,11 +23,11 @@ def never(sentence: str) -> bool:
 
 
 def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = (),
-               borrowed: Callable[[str], bool] = never) -> Iterator[str]:
+               unfounded: Callable[[str], bool] = never) -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
-    copied: the prompt's worked examples), whose starts are not copied. `borrowed`: whether a piece
-    takes its matter from the worked examples (checks.borrows)."""
+    copied: the prompt's worked examples), whose starts are not copied. `unfounded`: whether a piece
+    says what nothing in the conversation holds (the worked examples' matter, a made-up number)."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
@@ -37,24 +37,40 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head), heard):
                 break
         start = " ".join(head)
-        if not head or attempt == TRIES - 1 or not (bad_start(start, heard, earlier) or borrowed(start)):
+        # a piece after the first that would be left unsaid leaves the first alone: a fragment ("Before that,")
+        unsaid = unfounded(start) or any(copies(p, heard, earlier) for p in head[1:])
+        if not head or not (unsaid or bad_start(start, heard, earlier)):
             yield from head
             yield from pieces
+            return
+        if attempt == TRIES - 1:  # the last try is voiced whatever it is, but for what would be left unsaid
+            if not unsaid:
+                yield from head
+                yield from pieces
+            pieces.close()
             return
         pieces.close()  # the generation under it stops
         thrown.append(start)
 
 
-def own_words(pieces: Iterator[str], heard: str, earlier: list[str], borrowed: Callable[[str], bool] = never
+def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: Callable[[str], bool] = never
               ) -> Iterator[str]:
     """The pieces after the first, less any that only repeats what the person just said or what an
     earlier reply said (`earlier`: the replies in the history, and the other words not to be copied);
-    and none, the first included, that takes its matter from the worked examples (`borrowed`): a
-    reply made of the examples' notes is worse than none."""
+    and none, the first included, that says what nothing in the conversation holds (`unfounded`): a
+    made-up answer is worse than none."""
+    unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
     for n, piece in enumerate(pieces):
-        if n and (parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)) or borrowed(piece):
+        sentence = f"{unended} {piece}".strip()
+        if n and copies(sentence, heard, earlier) or unfounded(piece):
             continue
         yield piece
+        unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence
+
+
+def copies(piece: str, heard: str, earlier: list[str]) -> bool:
+    """A piece that only says back what the person just said, or what an earlier reply said."""
+    return parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)
 
 
 def continued(previous: str, piece: str) -> str:
