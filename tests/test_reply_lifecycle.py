@@ -192,7 +192,7 @@ class PromptedChat(GatedChat):
         yield from super().stream(messages, max_tokens, temperature, avoid)
 
 
-def test_the_next_utterance_is_heard_while_a_reply_plays_and_answered_after_it(run):
+def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_ended(run):
     r = run("What is my dog called?", "And my cat?")
     r.chat = PromptedChat(REPLY, "Your cat is called Pepper.")
     r.responder.close()
@@ -203,7 +203,8 @@ def test_the_next_utterance_is_heard_while_a_reply_plays_and_answered_after_it(r
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())  # the first reply plays
     r.responder.start(2, 2, UTTERANCE, speculative=True)  # speech that did not stop it (a possible echo)
-    r.until(lambda: len(r.asr.heard) == 2)  # heard while the first reply still plays
+    time.sleep(0.2)
+    assert len(r.asr.heard) == 1  # nothing is transcribed while a reply plays
     r.sink.heard_all()
     r.responder.wait(1, timeout=5)
     r.responder.release(2)

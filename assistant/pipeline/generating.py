@@ -28,11 +28,15 @@ from memory.enrolment import asks_about_themselves
 class Generator:
     def __init__(self, engines: Engines, config: Config, clock: Clock, history: History, prompt_cache: PromptCache,
                  stream_audio: bool, emit: Callable[[Job, ev.Event], None], check: Callable[[Job], None],
-                 speak: Callable[[Sentence | ReplyEnd], None]) -> None:
+                 speak: Callable[[Sentence | ReplyEnd], None], spoken: Callable[[], None]) -> None:
         self.engines, self.config, self.clock, self.history = engines, config, clock, history
         self.prompt_cache = prompt_cache
         self.clause_words = 2 if stream_audio else 0  # the whole reply plays at once: no early clause
         self._emit, self._check, self._speak = emit, check, speak
+        # Waits until the speaking stage has voiced what it was given: the model and the voice take
+        # turns on the CPU, as they did on one thread. On two cores every core taken by work beside
+        # the playback is taken from the listener's echo canceller (see responder._hear).
+        self._spoken = spoken
 
     def reply(self, recalled: Recalled) -> None:
         job = recalled.job
@@ -97,3 +101,4 @@ class Generator:
     def _said(self, job: Job, sentence: str) -> None:
         self._emit(job, ev.SentenceReady(job.turn_id, self.clock.now(), text=sentence))
         self._speak(Sentence(job, sentence))
+        self._spoken()

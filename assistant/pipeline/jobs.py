@@ -26,7 +26,7 @@ class Job:
     audio: np.ndarray
     state: JobState
     stop_reason: str = ""  # why it was dropped ("speech resumed", "discarded", "closed")
-    after: threading.Event | None = None  # the job before it is done: its reply is in the history
+    after: threading.Event | None = None  # set once the job before it has ended
     done: threading.Event = field(default_factory=threading.Event)  # ended, and every stage is through with it
     settled: threading.Event = field(default_factory=threading.Event)  # no longer held: released or ended
     held_events: list[ev.Event] = field(default_factory=list)

@@ -66,10 +66,11 @@ class Responder:
         recaller = self._recaller = Recaller(routing, clock, history, self.prompt_cache, prefill, self._emit,
                                              lambda message: self._generating.put(message))
         generator = Generator(engines, config, clock, history, self.prompt_cache, stream_audio, self._emit,
-                              self._check, lambda message: self._speaking.put(message))
+                              self._check, lambda message: self._speaking.put(message),
+                              lambda: self._speaking.wait_idle())
         speaker = Speaker(engines, stream_audio, self._play_chunks, self._check, self._complete)
         # the pipeline, in order; each stage hands its job on to the next
-        self._hearing: Stage[Job] = Stage("hearing", lambda job: self._work(job, hearer.hear, job))
+        self._hearing: Stage[Job] = Stage("hearing", self._hear(hearer))
         self._recalling: Stage[Job] = Stage("recalling", lambda job: self._work(job, recaller.recall, job))
         self._generating: Stage[Recalled | BetweenTurns] = Stage("generating", self._generate(generator))
         self._speaking: Stage[Sentence | ReplyEnd] = Stage(
@@ -271,10 +272,17 @@ class Responder:
             if isinstance(message, BetweenTurns):
                 self._between_turns(message)
                 return
-            job = message.job
+            self._work(message.job, generator.reply, message)
+        return handle
+
+    def _hear(self, hearer: Hearer) -> Callable[[Job], None]:
+        def handle(job: Job) -> None:
+            # The job before it ends first: its reply is then in the history this one's prompt is built
+            # from, and nothing is transcribed while a reply plays (on two cores, Whisper beside the
+            # playback starved the echo canceller, and Hearth's own voice was heard as a person).
             if job.after is not None:
-                job.after.wait()  # the reply before it is in the history the prompt is built from
-            self._work(job, generator.reply, message)
+                job.after.wait()
+            self._work(job, hearer.hear, job)
         return handle
 
     def _between_turns(self, message: BetweenTurns) -> None:

@@ -60,11 +60,20 @@ class Stage(Generic[M]):
     def __init__(self, name: str, handle: Callable[[M], None]) -> None:
         self._queue: queue.Queue[M | None] = queue.Queue()
         self._handle = handle  # catches what it raises: a stage never dies
+        self._unhandled = 0  # messages put and not yet handled
+        self._idle = threading.Condition()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
     def put(self, message: M) -> None:
+        with self._idle:
+            self._unhandled += 1
         self._queue.put(message)
+
+    def wait_idle(self) -> None:
+        """Until every message put so far has been handled."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._unhandled == 0)
 
     def close(self, timeout: float = 120) -> None:
         """Handle what was put before this, then stop."""
@@ -74,3 +83,6 @@ class Stage(Generic[M]):
     def _run(self) -> None:
         while (message := self._queue.get()) is not None:
             self._handle(message)
+            with self._idle:
+                self._unhandled -= 1
+                self._idle.notify_all()
