@@ -37,8 +37,8 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head), heard):
                 break
         start = " ".join(head)
-        # a piece after the first that would be left unsaid leaves the first alone: a fragment ("Before that,")
-        unsaid = unfounded(start) or any(copies(p, heard, earlier) for p in head[1:])
+        # a piece that own_words would leave unsaid leaves the rest alone: a fragment ("Before that,")
+        unsaid = unfounded(start) or len(list(own_words(iter(head), heard, earlier, unfounded))) < len(head)
         if not head or not (unsaid or bad_start(start, heard, earlier)):
             yield from head
             yield from pieces
