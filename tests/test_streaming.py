@@ -135,7 +135,8 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
 
     first_turn = next(r for r in records if r.heard.lower().startswith("mister quilter") or "quilter" in r.heard.lower())
     stopped = [e for r in records for e in r.events if isinstance(e, ev.PlaybackStopped)]
-    assert len(stopped) == 1
+    # (once in CI no playback was stopped: the turns' events say where the barge-in went)
+    assert len(stopped) == 1, [(r.turn_id, r.heard, [e.kind for e in r.events]) for r in records]
     assert first_turn.interrupted
     # history: the interrupted reply is only what had started to play
     said = dict(loop.history.turns)[first_turn.heard]
