@@ -137,13 +137,6 @@ def test_a_sentence_that_takes_the_examples_notes_borrows_them():
     assert not rc.borrows("You should avoid nuts.", props, "I'm allergic to nuts.")
 
 
-def test_welcome_to_no_thanks_and_agreement_with_no_opinion_are_starts_to_begin_again():
-    assert rc.bad_start("You're welcome! Have a great day.", "I just got back from a long walk.")
-    assert not rc.bad_start("You're welcome! Glad it helped.", "Thanks, that helped a lot.")
-    assert rc.bad_start("You're right, Asha is getting married in June.", "My sister is getting married in June.")
-    assert not rc.bad_start("You're right, it is a lovely city.", "I think Lisbon is the loveliest city.")
-
-
 def test_a_number_nobody_said_is_made_up():
     assert rc.invents_numbers("Max is 10 years old.", "How old is my dog? - My dog Max limps.")
     assert not rc.invents_numbers("Max is ten years old.", "How old is my dog? - My dog Max is 10.")

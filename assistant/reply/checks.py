@@ -148,15 +148,6 @@ def has_layout(reply: str) -> bool:
 # hear that"): the next piece decides.
 _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
-# An answer to thanks: to anything else it answers what was not said ("I just got back from a walk"
-# → "You're welcome! Have a great day.").
-_WELCOME = re.compile(r"^\W*(?:you're|you are) (?:very |most )?welcome\b", re.I)
-_THANKS = re.compile(r"\bthank|\bthanks\b|\bcheers\b|\bappreciate", re.I)
-# Agreement: to news there is nothing to agree with, and the small model goes on to say the news back
-# ("My sister is getting married in June." → "You're right, Asha is getting married in June.").
-_AGREES = re.compile(r"^\W*(?:you're|you are) (?:absolutely |so |quite |totally )?right\b", re.I)
-_OPINION = re.compile(r"\b(?:i think|i believe|i guess|i feel like|i reckon|in my opinion|isn't it|don't you think|"
-                      r"should|must|probably|maybe|better|best|worse|worst)\b|\bright\?", re.I)
 
 
 def undecided_start(piece: str, heard: str = "") -> bool:
@@ -192,12 +183,10 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with
-    "you're welcome" to no thanks or "you're right" to no opinion, with the person's own words back (their first words after the
+    with the person's own words back (their first words after the
     subject, whoever it is now), or as an earlier reply began (a small model copies its last answer
     into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
-        return True
-    if _WELCOME.match(start) and not _THANKS.search(heard) or _AGREES.match(start) and not _OPINION.search(heard):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:
