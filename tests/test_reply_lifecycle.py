@@ -25,11 +25,11 @@ UTTERANCE = np.full(16_000, 0.01, dtype=np.float32)
 
 
 class Run:
-    def __init__(self, test_config, *transcripts: str) -> None:
-        self.asr, self.chat, self.sink = ScriptedAsr(*transcripts), GatedChat(REPLY), HeldSink()
+    def __init__(self, test_config, *transcripts: str, chat: GatedChat | None = None, tts=None) -> None:
+        self.asr, self.chat, self.sink = ScriptedAsr(*transcripts), chat or GatedChat(REPLY), HeldSink()
         self.events: list[ev.Event] = []
         self.history = History()
-        engines = Engines(vad=None, asr=self.asr, llm=self.chat, tts=ToneTts())
+        engines = Engines(vad=None, asr=self.asr, llm=self.chat, tts=tts or ToneTts())
         self.responder = Responder(engines, self.sink, self.events.append, MonotonicClock(), test_config,
                                    self.history, OneMemory(), prefill=False)
 
@@ -47,8 +47,8 @@ class Run:
 def run(test_config):
     made: list[Run] = []
 
-    def make(*transcripts: str) -> Run:
-        made.append(Run(test_config, *transcripts))
+    def make(*transcripts: str, **engines) -> Run:
+        made.append(Run(test_config, *transcripts, **engines))
         return made[-1]
     yield make
     for r in made:
@@ -164,11 +164,7 @@ class FailingOnceTts(ToneTts):
 
 
 def test_an_engine_that_fails_skips_that_turn_and_the_next_is_answered(run):
-    r = run("What is my dog called?")
-    r.responder.close()  # the same run, with a voice that fails once
-    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=FailingOnceTts())
-    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
-                            OneMemory(), prefill=False)
+    r = run("What is my dog called?", tts=FailingOnceTts())
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     assert r.responder.finished.get(timeout=5) == 1
@@ -193,12 +189,7 @@ class PromptedChat(GatedChat):
 
 
 def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_ended(run):
-    r = run("What is my dog called?", "And my cat?")
-    r.chat = PromptedChat(REPLY, "Your cat is called Pepper.")
-    r.responder.close()
-    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=ToneTts())
-    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
-                            OneMemory(), prefill=False)
+    r = run("What is my dog called?", "And my cat?", chat=PromptedChat(REPLY, "Your cat is called Pepper."))
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())  # the first reply plays
@@ -217,12 +208,7 @@ def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_e
 
 
 def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was_not_said(run):
-    r = run("How old is my dog?")
-    r.chat = GatedChat("Max is 10 years old.")  # every try makes the age up: no note holds it
-    r.responder.close()
-    engines = Engines(vad=None, asr=r.asr, llm=r.chat, tts=ToneTts())
-    r.responder = Responder(engines, r.sink, r.events.append, MonotonicClock(), r.responder.config, r.history,
-                            OneMemory(), prefill=False)
+    r = run("How old is my dog?", chat=GatedChat("Max is 10 years old."))  # every try makes the age up
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())
