@@ -182,10 +182,9 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
 
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
-    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with
-    with the person's own words back (their first words after the
-    subject, whoever it is now), or as an earlier reply began (a small model copies its last answer
-    into the next)."""
+    refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
+    person's own words back (their first words after the subject, whoever it is now), or as an
+    earlier reply began (a small model copies its last answer into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
