@@ -8,7 +8,7 @@ import pytest
 
 from assistant.pipeline.end_silence import end_silence_for
 from memory.dates import resolve_dates
-from text.words import count_of, count_phrase, ends_hanging, sentence_ends, split_sentences
+from text.words import as_digits, count_of, count_phrase, ends_hanging, sentence_ends, split_sentences
 
 
 def test_a_sentence_ends_at_an_end_mark_once_the_next_has_begun():
@@ -39,6 +39,10 @@ def test_counts_in_words_and_digits():
     assert count_phrase(1, "day") == "one day"
     assert count_phrase(3, "week") == "three weeks"
     assert count_phrase(25, "year") == "25 years"
+
+
+def test_number_words_read_as_digits_and_other_words_as_they_are():
+    assert [as_digits(w) for w in ("four", "Twelve", "4", "dog", "a")] == ["4", "12", "4", "dog", "a"]
 
 
 def test_a_question_ends_sooner_even_on_a_word_that_would_leave_a_statement_hanging():

@@ -27,8 +27,9 @@ LEANING_WORDS = HANGING_WORDS | {"this", "these", "those", "some", "any", "no", 
 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
+_NUMBER_VALUES = {word: n for n, word in enumerate(NUMBER_WORDS)}
 # As said of a count: "a week ago", "a couple of days", "a few months".
-COUNT_WORDS = {word: n for n, word in enumerate(NUMBER_WORDS)} | {"a": 1, "an": 1, "couple of": 2, "few": 3}
+COUNT_WORDS = _NUMBER_VALUES | {"a": 1, "an": 1, "couple of": 2, "few": 3}
 
 # An end mark, closing quotes or brackets, then whitespace: the next sentence has begun.
 _END = re.compile(r"[.!?…]+[\"')\]]*\s")
@@ -78,6 +79,13 @@ def ends_hanging(text: str) -> bool:
 def count_of(word: str) -> int:
     """A count written in digits or words ("3", "three", "a", "couple of")."""
     return int(word) if word.isdigit() else COUNT_WORDS[word.lower()]
+
+
+def as_digits(word: str) -> str:
+    """A number word as digits ("four" → "4"); any other word as it is. Whisper writes a number
+    as a word in one pass and as digits in the next, so words are compared in this form."""
+    n = _NUMBER_VALUES.get(word.lower())
+    return word if n is None else str(n)
 
 
 def count_phrase(n: int, unit: str) -> str:

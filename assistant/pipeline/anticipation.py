@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from text.words import NUMBER_WORDS
+from text.words import as_digits
 
 
 @dataclass(frozen=True)
@@ -17,12 +17,8 @@ class Anticipation:
     memory: object  # whose memory it came from (it must be the same speaker's at the end)
 
 
-# Whisper writes a number as a word in one pass and as digits in the next ("Four" and "4").
-_NUMBERS = {w: str(n) for n, w in enumerate(NUMBER_WORDS)}
-
-
 def _words(text: str) -> list[str]:
-    return [_NUMBERS.get(w, w) for w in re.findall(r"[a-z0-9']+", text.lower())]
+    return [as_digits(w) for w in re.findall(r"[a-z0-9']+", text.lower())]
 
 
 def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:

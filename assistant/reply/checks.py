@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
-from text.words import NUMBER_WORDS
+from text.words import NUMBER_WORDS, as_digits
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
@@ -162,8 +162,7 @@ def undecided_start(piece: str, heard: str = "") -> bool:
 
 def _numbers(text: str) -> set[str]:
     words = re.findall(r"[a-z]+|\d+", text.lower())
-    return {str(NUMBER_WORDS.index(w)) if w in NUMBER_WORDS else w for w in words
-            if w.isdigit() or (w in NUMBER_WORDS and w not in ("zero", "one"))}
+    return {as_digits(w) for w in words if w.isdigit() or (w in NUMBER_WORDS and w not in ("zero", "one"))}
 
 
 def invents_numbers(sentence: str, conversation: str) -> bool:
