@@ -1,4 +1,4 @@
-"""The soak's short version: two minutes of the shared clips replayed as fast as the models allow,
+"""The soak's short version: a minute of the shared clips replayed as fast as the models allow,
 memory on, voices told apart, in this process.
 
 The hour-long run (resident memory, latency drift, database size) is `make stress`. This checks
@@ -21,8 +21,8 @@ long_replay = load_benchmark("long_replay")
 
 
 def test_a_short_soak_answers_stores_and_finds_its_prompt_cached(speech_dir, engines, test_config, tmp_path):
-    report = soak.soak(tmp_path, minutes=2.0, seed=3, say=lambda *_: None, engines=engines, config=test_config)
-    assert report.turns >= 12 and report.answered >= 0.8 * report.turns
+    report = soak.soak(tmp_path, minutes=1.0, seed=3, say=lambda *_: None, engines=engines, config=test_config)
+    assert report.turns >= 8 and report.answered >= 0.8 * report.turns
 
     events = long_replay.read_events(tmp_path / "soak-out" / "events.jsonl")
     started = Counter(text for _, text in long_replay.started_replies(events))
