@@ -11,6 +11,8 @@
    person) pair, whose crossing is the EER. The same again on short pieces (JSON `speakers.pieces`):
    one piece of 2-4 s cut at random (a fixed seed) from each utterance after the enrolment ones and
    from each impostor clip, as a person at a desk says a few words at a time; enrolment is as above.
+   Then those pieces as sessions (benchmarks/speaker_sessions.py, JSON `speakers.session`): each
+   speaker's in order with the session's evidence, and every stranger right after each session.
 2. Replay a meeting (default ami-dev00.wav) through the product's listener (silero-vad + endpointer),
    embed each utterance and run it through a fresh SpeakerBook as the loop would: identify, else
    provisional_for (unknown voices cluster into provisional people), refresh on confident matches.
@@ -39,6 +41,7 @@ from audio.sources import read_audio_file  # noqa: E402
 from audio.voiceprint import DEFAULT_MARGIN, DEFAULT_THRESHOLD, VoiceEncoder, decide, person_scores  # noqa: E402
 from memory import open_store  # noqa: E402
 from memory.speakers import MIN_LEARN_SECONDS, SpeakerBook  # noqa: E402
+from speaker_sessions import print_sessions, session_trials  # noqa: E402
 
 SPEECH = ROOT.parent / "shared" / "data" / "speech"
 ENROL = 3
@@ -84,6 +87,7 @@ def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
     speakers, impostors, times = embed_folder(encoder, folder)
     full = identification(speakers, impostors, pieces=False)
     full["pieces"] = identification(speakers, impostors, pieces=True)
+    full["session"] = session_trials(speakers, impostors, ENROL)
     full["embed_ms_per_audio_s"] = 1000 * sum(w for _, w in times[1:]) / max(1e-9, sum(a for a, _ in times[1:]))
     return full
 
@@ -264,6 +268,7 @@ def print_report(spk: dict, conv: dict | None) -> None:
     d = p["at_default"]
     print(f"\npieces at {DEFAULT_THRESHOLD}: accuracy {d['accuracy']:.1%}, impostors accepted {d['impostor_accept']:.1%}, "
           f"open-set FAR {d['open_set_far']:.1%}; EER {p['eer']:.1%}")
+    print_sessions(spk["session"])
     print(f"embedding cost: {spk['embed_ms_per_audio_s']:.1f} ms per second of audio")
     print_conversation(conv)
 

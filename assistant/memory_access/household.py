@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from audio.voice_session import NOBODY, after_turn, with_session
 from memory import MemoryStore
 from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog, asks_about_themselves
 from memory.speakers import SpeakerBook
@@ -39,6 +40,7 @@ class Household:
         self._lock = threading.Lock()
         self._current: LoopMemory | None = None
         self._dialog_voices: list[np.ndarray] = []
+        self._voice = NOBODY  # whose voice this session has been (audio.voice_session)
 
     # -- identification (on the reply thread, beside transcription) --------------------------
     def identify(self, audio: np.ndarray) -> Speaker:
@@ -54,7 +56,10 @@ class Household:
         if not heard:
             return Speaker(None, {"person": None, "score": 0.0})
         embedding = encoder.embed(audio)
-        ident = self.book.identify(embedding)
+        # a short utterance a little under the threshold is still the person who spoke a moment ago,
+        # when it sounds like them
+        ident = with_session(self.book.identify(embedding), embedding, self._voice, self.book.threshold,
+                             self.book.margin)
         fields = self.book.describe(ident)
         if not ident.known:
             return Speaker(None, fields, embedding, False, ident, seconds)
@@ -70,6 +75,7 @@ class Household:
             if speaker.person_id == self._owner():
                 self.book.learn_owner(speaker.person_id, speaker.embedding, speaker.seconds)
             return
+        self._voice = after_turn(self._voice, speaker.identification, speaker.embedding, self.book.threshold)
         if speaker.person_id is not None:
             self.book.refresh(speaker.person_id, speaker.embedding, speaker.identification, speaker.seconds)
         else:
@@ -139,5 +145,6 @@ class Household:
     def end_session(self) -> None:
         with self._lock:
             sessions, self._sessions = list(self._sessions.values()), {}
+            self._voice = NOBODY
         for memory in sessions:
             memory.end_session()
