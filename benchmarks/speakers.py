@@ -13,6 +13,7 @@
    from each impostor clip, as a person at a desk says a few words at a time; enrolment is as above.
    Then those pieces as sessions (benchmarks/speaker_sessions.py, JSON `speakers.session`): each
    speaker's in order with the session's evidence, and every stranger right after each session.
+   And raw scores against cohort-normalised ones (benchmarks/speaker_cohort.py, `speakers.cohort_norm`).
 2. Replay a meeting (default ami-dev00.wav) through the product's listener (silero-vad + endpointer),
    embed each utterance and run it through a fresh SpeakerBook as the loop would: identify, else
    provisional_for (unknown voices cluster into provisional people), refresh on confident matches.
@@ -41,6 +42,7 @@ from audio.sources import read_audio_file  # noqa: E402
 from audio.voiceprint import DEFAULT_MARGIN, DEFAULT_THRESHOLD, VoiceEncoder, decide, person_scores  # noqa: E402
 from memory import open_store  # noqa: E402
 from memory.speakers import MIN_LEARN_SECONDS, SpeakerBook  # noqa: E402
+from speaker_cohort import cohort_comparison, print_cohort  # noqa: E402
 from speaker_sessions import print_sessions, session_trials  # noqa: E402
 
 SPEECH = ROOT.parent / "shared" / "data" / "speech"
@@ -88,6 +90,7 @@ def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
     full = identification(speakers, impostors, pieces=False)
     full["pieces"] = identification(speakers, impostors, pieces=True)
     full["session"] = session_trials(speakers, impostors, ENROL)
+    full["cohort_norm"] = cohort_comparison(speakers, impostors, ENROL)
     full["embed_ms_per_audio_s"] = 1000 * sum(w for _, w in times[1:]) / max(1e-9, sum(a for a, _ in times[1:]))
     return full
 
@@ -269,6 +272,7 @@ def print_report(spk: dict, conv: dict | None) -> None:
     print(f"\npieces at {DEFAULT_THRESHOLD}: accuracy {d['accuracy']:.1%}, impostors accepted {d['impostor_accept']:.1%}, "
           f"open-set FAR {d['open_set_far']:.1%}; EER {p['eer']:.1%}")
     print_sessions(spk["session"])
+    print_cohort(spk["cohort_norm"])
     print(f"embedding cost: {spk['embed_ms_per_audio_s']:.1f} ms per second of audio")
     print_conversation(conv)
 
