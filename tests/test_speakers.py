@@ -477,3 +477,28 @@ def test_people_commands(tmp_path, encoder, speech_dir):
     (tmp_path / "noise.wav").write_bytes(b"RIFF not really a wav")
     with pytest.raises(HearthError, match="not a readable audio file"):
         people.enrol(config, "Bob", [tmp_path / "noise.wav"], encoder=encoder)
+
+
+def test_the_speaker_benchmark_scores_pieces_and_sessions_on_real_recordings(encoder, tmp_path):
+    """The benchmark's short-piece and session modes on two enrolled voices and a few strangers
+    (links to the shared recordings), in the JSON shape that `speakers.pieces` promises."""
+    from conftest import load_benchmark
+
+    bench = load_benchmark("speakers")
+    for who in (A, B):
+        (tmp_path / who).mkdir()
+        for c in clips(who)[:6]:
+            (tmp_path / who / c.name).symlink_to(c)
+    (tmp_path / "impostors").mkdir()
+    strangers = sorted((SPEECH / "speakers/impostors").glob("*"))[:6]
+    for c in strangers:
+        (tmp_path / "impostors" / c.name).symlink_to(c)
+    report = bench.speaker_benchmark(encoder, tmp_path)
+
+    trials = sum(min(6, len(clips(who))) - bench.ENROL for who in (A, B))
+    pieces = report["pieces"]
+    assert report["genuine_trials"] == pieces["genuine_trials"] == report["session"]["utterances"] == trials
+    assert pieces["impostor_clips"] == len(strangers)
+    assert set(pieces["at_default"]) >= {"accuracy", "impostor_accept", "open_set_far"}
+    assert report["session"]["stranger_trials"] == 2 * len(strangers)
+    assert set(report["cohort_norm"]["pieces"]) == {"raw", "normalised"}
