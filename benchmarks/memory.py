@@ -1,6 +1,6 @@
 """Memory benchmark: update scenarios, LoCoMo dev recall against a raw-turn baseline, speed at scale.
 
-    .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--locomo FILE] [--json FILE] [--skip-scale]
+    .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--locomo FILE] [--writes FILE] [--json FILE] [--skip-scale]
                                           [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
                                           [--answers N] [--answer-prompt real|short|both]
 
@@ -38,6 +38,7 @@ from memory.ranking import block_results, estimate_tokens, memory_block  # noqa:
 from memory.store import ITEM  # noqa: E402
 
 from locomo_f1 import locomo_f1  # noqa: E402  (a sibling: benchmarks/ is on the path when run as a script)
+from memory_writes import print_writes, run_writes  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -491,6 +492,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--embed-cache", type=Path, help="keep text embeddings in this file between runs (LoCoMo only)")
     ap.add_argument("--skip-scenarios", action="store_true")
+    ap.add_argument("--writes", type=Path, default=SHARED / "memory-writes" / "dev.json",
+                    help="labelled turns: the emotion, cause and entity memory writes for each (benchmarks/memory_writes.py)")
+    ap.add_argument("--skip-writes", action="store_true")
     ap.add_argument("--examples", type=Path, help="write some LoCoMo blocks (ours and baseline) to this file")
     ap.add_argument("--answers", type=int, default=150,
                     help="answer a fixed sample of N LoCoMo questions with the model three ways (0: off)")
@@ -508,6 +512,9 @@ def main(argv=None) -> int:
         report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)
         print_scenarios("deterministic rewriter (no model)", r)
     llm = load_llm() if args.llm or args.locomo_llm else None
+    if not args.skip_writes and args.writes.exists():
+        report["writes"] = r = run_writes(args.writes, embedder, llm)
+        print_writes("with the model" if llm is not None else "no model", r)
     if llm is not None:
         t0 = time.perf_counter()
         report["scenarios_llm"] = r = run_scenarios(args.scenarios, embedder, llm)

@@ -348,3 +348,35 @@ def test_a_self_introduction_is_not_a_memory_of_its_own():
 
     fact = fact_of("I'm Dana. I just got back from a walk with my dog Biscuit.", "Dana", [])
     assert not fact.startswith("Dana is Dana") and "walk" in fact
+
+
+# -- the write benchmark's scoring (benchmarks/memory_writes.py) ---------------------------------
+
+FAMILIES = {"happy": ["happy", "glad", "proud"], "worried": ["worried", "nervous", "anxious"]}
+
+
+def test_a_recorded_emotion_is_read_as_its_family():
+    from conftest import load_benchmark
+
+    writes = load_benchmark("memory_writes")
+    assert writes.family_of("nervous", FAMILIES) == "worried"
+    assert writes.family_of("Proud", FAMILIES) == "happy"
+    assert writes.family_of("loving", FAMILIES) == "other"
+    assert writes.family_of(None, FAMILIES) is None and writes.family_of("", FAMILIES) is None
+
+
+def test_a_written_turn_is_scored_on_emotion_cause_and_entity():
+    from conftest import load_benchmark
+
+    writes = load_benchmark("memory_writes")
+    turn = {"emotion": "worried", "cause_any": ["limp", "leg"], "about_any": ["max"]}
+    right = writes.Written("anxious", "Max has been limping", ("Max", "the dog"))
+    assert writes.score(turn, right, FAMILIES) == {"emotion": True, "cause": True, "entity": True}
+    wrong = writes.Written("happy", "the weather", ("Sunday",))
+    assert writes.score(turn, wrong, FAMILIES) == {"emotion": False, "cause": False, "entity": False}
+    nothing = writes.Written(None, None, ())
+    assert writes.score(turn, nothing, FAMILIES) == {"emotion": False, "cause": False, "entity": False}
+    # a turn that expresses no feeling is right only with none written, and has no cause to judge
+    fact = {"emotion": None, "about_any": []}
+    assert writes.score(fact, nothing, FAMILIES) == {"emotion": True, "cause": None, "entity": None}
+    assert writes.score(fact, writes.Written("happy", "x", ()), FAMILIES)["emotion"] is False
