@@ -26,6 +26,9 @@ from .sources import Frame
 
 ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arrive (delay + reverberation)
 LEARNED_FRAMES = 10  # frames of echo the canceller must have taken before its residue is trusted
+# Frames after playing begins (after a tail of silence) before the echo is surely in the microphone:
+# the reference may sit up to _SNAP from where the sound really played, and the room adds its delay.
+ECHO_ARRIVAL_FRAMES = 10
 _SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
 _SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
 DRIFT_SLICES = 32  # a continuous stream moves when the clock has disagreed for this many slices
@@ -171,6 +174,7 @@ class EchoMonitor:
         # what the canceller leaves of the echo, against what was playing, over the last frames
         self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._residual_gain = 1.0
+        self._playing_for = 0  # frames since playing began after a tail of silence
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 
     def clean(self, frame: Frame) -> Frame:
@@ -184,6 +188,7 @@ class EchoMonitor:
         else:
             cleaned = self._canceller.process(frame.samples, far)
         playing, cleaned_level = max(self._played), mean_square(cleaned)
+        self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
         self.levels = FrameLevels(mean_square(frame.samples), cleaned_level, playing,
                                   len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
@@ -191,8 +196,13 @@ class EchoMonitor:
     def learn(self, voiced: bool) -> None:
         """After the frame's voice was judged: a played frame the canceller took most of is echo (a
         person's voice passes through it), and so is one with no voice in it; the loud end of what
-        the canceller leaves of those is the echo's residue."""
+        the canceller leaves of those is the echo's residue. Not in the first frames of playing: the
+        echo may not have arrived yet, and a silent microphone there would teach a residue of
+        nothing, after which the first echo the canceller has not learned passes for a person (it
+        stopped the session's first reply in the live room)."""
         levels = self.levels
+        if self._playing_for <= ECHO_ARRIVAL_FRAMES:
+            return
         if levels.playing > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
             self._left.append(levels.cleaned / levels.playing)
             self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))

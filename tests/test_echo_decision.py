@@ -284,3 +284,33 @@ def test_the_speakers_player_gives_the_device_what_is_queued_then_silence():
     assert player.stop() == (300 + 160) / 16_000 and not player.playing  # a barge-in drops the rest
     player.fill(out, 0.05)
     assert not out.any()
+
+
+class _Unconverged:
+    """A canceller that has not learned the room yet: it passes the echo through."""
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return near
+
+
+def test_the_echos_residue_is_not_learned_before_the_echo_can_have_arrived():
+    """The session's first reply: playing begins, the microphone stays silent while the sound
+    travels, then the echo arrives and the canceller, which has never heard it, passes it. Frames
+    of silence at the start of playing must not teach a residue of nothing: the echo would then
+    pass for a person and stop the reply (it did, in the live room)."""
+    from audio.echo import ECHO_ARRIVAL_FRAMES, EchoMonitor
+
+    clock = FakeClock()
+    reference = EchoReference(now=clock.now)
+    reference.anchor(0)
+    reference.played(np.full(2 * 16_000, 0.1, dtype=np.float32), 16_000)  # two seconds from input sample 0
+    monitor = EchoMonitor(reference, _Unconverged())
+    recent = []
+    for index in range(40):
+        arrived = index >= ECHO_ARRIVAL_FRAMES  # the echo reaches the microphone this many frames late
+        samples = np.full(FRAME_SAMPLES, 0.1 if arrived else 0.0, dtype=np.float32)
+        monitor.clean(Frame(samples, index, (index + 1) * 0.032))
+        recent.append(monitor.levels)
+        if arrived:
+            assert not person_speaking(recent, echo_possible=True), f"the echo passed for a person at frame {index}"
+        monitor.learn(voiced=arrived)
