@@ -26,8 +26,7 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
     "sad": (-0.7, 0.3, (r"sad", r"down", r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy")),
     "lonely": (-0.6, 0.3, (r"lonely", r"alone")),
-    "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at")),
-    "frustrated": (-0.5, 0.6, (r"frustrat(ed|ing)", r"annoyed", r"irritat(ed|ing)", r"fed up")),
+    "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at", r"annoyed", r"frustrat(ed|ing)", r"irritat(ed|ing)")),
     "disappointed": (-0.5, 0.4, (r"disappoint(ed|ing)", r"let down")),
     "guilty": (-0.4, 0.4, (r"guilt(y)?", r"ashamed")),
     "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained")),
@@ -147,13 +146,6 @@ def detect_affect(text: str) -> Affect | None:
     label, match = found
     valence, arousal, _ = EMOTIONS[label]
     return Affect(label, valence, arousal, find_cause(text, match), match.group(0).lower() not in _IMPLIED)
-
-
-def implied_affect(label: str, text: str) -> Affect:
-    """A feeling the turn implies without naming it (memory/feelings.py): its cause is the turn's
-    main event."""
-    valence, arousal, _ = EMOTIONS[label]
-    return Affect(label, valence, arousal, main_event(text) or None, False)
 
 
 def compatibility(query_valence: float | None, memory_valence: float) -> float:

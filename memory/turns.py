@@ -9,16 +9,14 @@ stores both raw turns at once (committed before anything else can fail) and then
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
 from . import extract, persona
-from .affect import Affect, implied_affect
+from .affect import Affect
 from .dates import format_date
 from .errors import MemoryStoreError
-from .feelings import prototypes_for
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
 from .store import MemoryStore
@@ -95,10 +93,6 @@ class PersonMemory:
         facts = extract.analyse(text, now.date(), known, self.name)
         if not facts.fact:
             return None
-        if facts.affect is None:  # no feeling said in words: one the turn implies, if any
-            implied = prototypes_for(self.embedder).implied(self.embedder.embed_one(text))
-            if implied is not None:
-                facts = replace(facts, affect=implied_affect(implied, text))
         when = format_date(now.date())
         happens = facts.dates[0].when.isoformat() if facts.dates else None
         new = Draft(facts.fact, when, emotion=facts.affect.label if facts.affect else None,
