@@ -437,3 +437,13 @@ def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path, scr
     next_audio = next(e["t"] for e in by_turn[barge_turn] if e["event"] == "first_audio")
     quiet = speaker.loudest(stops[0]["t"] + 0.3, next_audio - 0.05)
     assert quiet <= SILENT_DBFS, f"the speaker still played {quiet:.0f} dBFS after the barge-in\n{report}"
+
+
+def test_hearth_devices_lists_the_sound_servers_input_and_output(sound_stack):
+    """`hearth devices` on PortAudio as it meets the sound server: the device the live test (and
+    the README's set-up) names, 'pulse', is there both to record from and to play to."""
+    out = subprocess.run([sys.executable, "-m", "assistant.modes.cli", "devices"], cwd=ROOT, env=sound_stack.env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    pulse = [line for line in out.stdout.splitlines() if line.split()[-1:] == ["pulse"]]
+    assert pulse and pulse[0].split()[1] == "in/out", out.stdout
