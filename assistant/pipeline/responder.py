@@ -22,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from audio.sinks import AudioSink
+from models import ModelError
 
 from assistant import events as ev
 from assistant.clock import Clock
@@ -221,7 +222,9 @@ class Responder:
             self._end(job)
 
     def _fail(self, job: Job, exc: Exception) -> None:
-        log.error("turn %s failed (%s)", job.turn_id, type(exc).__name__)
+        # A model's own error is one line written by Hearth (a server unreachable, say); any other
+        # may carry what was said, which is never logged: its type only.
+        log.error("turn %s failed: %s", job.turn_id, exc if isinstance(exc, ModelError) else type(exc).__name__)
         log.debug("turn %s failed", job.turn_id, exc_info=exc)
         with self._lock:
             if not job.ended:

@@ -1,0 +1,129 @@
+"""A model on another machine, for real: llama-cpp-python's own OpenAI-compatible server (its
+`server` extra, installed with the tests) serves the bundled GGUF on a loopback port, and Hearth is
+pointed at it with `llm_endpoint`, as a user who outgrows the bundled model points it at llama.cpp's
+server, Ollama or vLLM. Real recordings and synthesized speech go through the loop; the reply
+streams from the server, with the person's memory notes in the prompt it is sent.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import replace
+
+import pytest
+
+from assistant import events as ev
+from assistant.engines import load_llm
+from assistant.memory_access.remembering import open_memory_store, session_memory
+from assistant.memory_access.routing import OneMemory
+from assistant.modes.demo import synthesize_user
+from assistant.modes.replay import replay_file
+from models import bundled
+from models.llm import OpenAICompatChat
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def model_server(test_config, tmp_path_factory):
+    """The server's base URL, once it answers."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model",
+                                 str(bundled.bundled_llm(test_config.cache_path)), "--host", "127.0.0.1",
+                                 "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
+                                stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=2) as r:
+                    if json.loads(r.read())["data"]:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"llama_cpp.server did not start (exit {proc.poll()}):\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+class SentToServer(OpenAICompatChat):
+    """The real client, keeping the messages it sent (to see the notes in the prompt)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[list[dict]] = []
+
+    def stream(self, messages, *args, **kwargs):
+        self.sent.append(messages)
+        return super().stream(messages, *args, **kwargs)
+
+
+def test_a_replay_streams_its_reply_from_the_server(model_server, speech_dir, engines, test_config, tmp_path):
+    config = replace(test_config, llm_endpoint=model_server)
+    remote = replace(engines, llm=load_llm(config))
+    assert isinstance(remote.llm, OpenAICompatChat)
+    result = replay_file(speech_dir / "asr/librivox-ss01-0880.wav", tmp_path, remote, config)
+    (record,) = result.answered
+    assert record.heard.lower().startswith("he was not") and record.reply.strip()
+    first_token = [e for e in record.events if isinstance(e, ev.LlmFirstToken)]
+    assert len(first_token) == 1 and first_token[0].t <= next(e.t for e in record.events if isinstance(e, ev.FirstAudio))
+    assert len(result.reply_wavs) == 1
+
+
+def test_the_persons_memory_notes_reach_the_servers_prompt(model_server, engines, test_config, tmp_path):
+    config = replace(test_config, llm_endpoint=model_server, data_dir=str(tmp_path / "data"))
+    client = SentToServer(model_server)
+    remote = replace(engines, llm=client)
+    store = open_memory_store(config, remote)
+    try:
+        told = OneMemory(session_memory(store, config, remote, "Dana"))
+        replay_file(synthesize_user(engines.tts, ("My dog Biscuit hurt his paw on a walk this morning.",),
+                                    tmp_path / "told.wav"), tmp_path / "told", remote, config, routing=told)
+        told.end_session()
+        asked = OneMemory(session_memory(store, config, remote, "Dana"))
+        client.sent.clear()
+        result = replay_file(synthesize_user(engines.tts, ("How is my dog doing?",), tmp_path / "asked.wav"),
+                             tmp_path / "asked", remote, config, routing=asked)
+        asked.end_session()
+    finally:
+        store.close()
+    assert result.answered and result.answered[0].reply.strip()
+    prompt = " ".join(m["content"] for m in client.sent[0])
+    assert "biscuit" in prompt.lower(), prompt
+
+
+def test_a_server_that_refuses_leaves_each_turn_recorded_and_the_loop_listening(speech_dir, engines, test_config,
+                                                                                 tmp_path, caplog):
+    import numpy as np
+    import soundfile as sf
+
+    from audio.sources import read_audio_file
+
+    config = replace(test_config, llm_endpoint=f"http://127.0.0.1:{_free_port()}/v1")  # nothing listens there
+    remote = replace(engines, llm=load_llm(config))
+    silence = np.zeros(24_000, dtype=np.float32)
+    two = np.concatenate([read_audio_file(speech_dir / "asr/cards-003.wav"), silence,
+                          read_audio_file(speech_dir / "asr/cards-001.wav"), silence])
+    sf.write(tmp_path / "two.wav", two, 16_000)
+    with caplog.at_level("ERROR"):
+        result = replay_file(tmp_path / "two.wav", tmp_path / "out", remote, config)
+    assert [r.heard.split()[0] for r in result.records] == ["7", "10"]  # both heard, the second after the first failed
+    assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)
+    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(failures) == 2 and all("unreachable" in m and "\n" not in m for m in failures), failures
