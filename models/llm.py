@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -240,17 +241,25 @@ class OpenAICompatChat:
         # (`avoid` is not passed on: a server's token ids are its own, and its model is seldom this small)
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                 "temperature": temperature, "stream": True}
+        finished = False
         with self._request(body) as response:
-            for raw in response:
-                line = raw.decode("utf-8", "replace").strip()
-                if not line.startswith("data:"):
-                    continue
-                data = line[5:].strip()
-                if data == "[DONE]":
-                    break
-                piece = json.loads(data)["choices"][0].get("delta", {}).get("content")
-                if piece:
-                    yield piece
+            try:
+                for raw in response:
+                    line = raw.decode("utf-8", "replace").strip()
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        finished = True
+                        break
+                    piece = json.loads(data)["choices"][0].get("delta", {}).get("content")
+                    if piece:
+                        yield piece
+            except (OSError, http.client.HTTPException) as exc:
+                raise ModelError(f"language model server {self.url} stopped mid-reply: {exc}") from None
+        # every OpenAI-compatible server ends a stream with [DONE]: without it, the server went away
+        if not finished:
+            raise ModelError(f"language model server {self.url} stopped mid-reply")
 
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """A remote server keeps its own cache; nothing to do ahead of time."""

@@ -46,7 +46,8 @@ class ScriptedServer:
     test that runs Hearth as its own process (llm_endpoint = server.url) and needs a reply of a
     known length. It answers chat completions only; it reaches nothing itself."""
 
-    def __init__(self, *replies: str, seconds_per_word: float = 0.03) -> None:
+    def __init__(self, *replies: str, seconds_per_word: float = 0.03, dies_after: int | None = None) -> None:
+        """dies_after: the server goes away after this many pieces of a streamed reply."""
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -64,7 +65,10 @@ class ScriptedServer:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for piece in chat.stream(body.get("messages", [])):
+                for n, piece in enumerate(chat.stream(body.get("messages", []))):
+                    if n == dies_after:
+                        self.close_connection = True
+                        return
                     chunk = {"choices": [{"delta": {"content": piece}}]}
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()

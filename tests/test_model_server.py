@@ -127,3 +127,32 @@ def test_a_server_that_refuses_leaves_each_turn_recorded_and_the_loop_listening(
     assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)
     failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(failures) == 2 and all("unreachable" in m and "\n" not in m for m in failures), failures
+
+
+def test_a_server_that_dies_mid_reply_fails_the_turn_with_one_line_and_the_loop_hears_on(speech_dir, engines,
+                                                                                         test_config, tmp_path,
+                                                                                         caplog):
+    """Stands in for a server process killed mid-reply (tests/fakes.py): the one here streams three
+    pieces and closes the connection, which a real one cannot be made to do at a set word."""
+    import numpy as np
+    import soundfile as sf
+
+    from audio.sources import read_audio_file
+    from fakes import ScriptedServer
+
+    server = ScriptedServer("That is a fine question and I will answer it in full.", dies_after=3)
+    try:
+        config = replace(test_config, llm_endpoint=server.url)
+        remote = replace(engines, llm=load_llm(config))
+        silence = np.zeros(24_000, dtype=np.float32)
+        two = np.concatenate([read_audio_file(speech_dir / "asr/cards-003.wav"), silence,
+                              read_audio_file(speech_dir / "asr/cards-001.wav"), silence])
+        sf.write(tmp_path / "two.wav", two, 16_000)
+        with caplog.at_level("ERROR"):
+            result = replay_file(tmp_path / "two.wav", tmp_path / "out", remote, config)
+    finally:
+        server.close()
+    assert [r.heard.split()[0] for r in result.records] == ["7", "10"]
+    assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)  # no fragment said
+    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(failures) == 2 and all("stopped mid-reply" in m and "\n" not in m for m in failures), failures
