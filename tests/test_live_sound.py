@@ -313,7 +313,7 @@ def scripted_model():
     server.close()
 
 
-def _converse(stack: SoundStack, hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel,
+def _converse(hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel,
               questions: list[Utterance], barge: Utterance | None) -> str | None:
     """The person asks each question when the last is answered, and (with `barge`) talks over the
     answer to the last once it is audible. What went wrong, or None."""
@@ -350,7 +350,7 @@ def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: Scrip
     speaker = SpeakerLevel(stack)
     hearth = HearthProcess(stack, tmp_path / "hearth", llm_endpoint=server.url)
     try:
-        problem = _converse(stack, hearth, voice, speaker, questions, barge)
+        problem = _converse(hearth, voice, speaker, questions, barge)
     finally:
         code = hearth.stop()
         speaker.close()

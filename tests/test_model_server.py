@@ -62,6 +62,20 @@ def model_server(test_config, tmp_path_factory):
         proc.wait(30)
 
 
+def _two_utterances(speech_dir, tmp_path):
+    """Two real recordings, 1.5 s apart: the second is heard after the first turn failed."""
+    import numpy as np
+    import soundfile as sf
+
+    from audio.sources import read_audio_file
+
+    silence = np.zeros(24_000, dtype=np.float32)
+    two = np.concatenate([read_audio_file(speech_dir / "asr/cards-003.wav"), silence,
+                          read_audio_file(speech_dir / "asr/cards-001.wav"), silence])
+    sf.write(tmp_path / "two.wav", two, 16_000)
+    return tmp_path / "two.wav"
+
+
 class SentToServer(OpenAICompatChat):
     """The real client, keeping the messages it sent (to see the notes in the prompt)."""
 
@@ -110,19 +124,10 @@ def test_the_persons_memory_notes_reach_the_servers_prompt(model_server, engines
 
 def test_a_server_that_refuses_leaves_each_turn_recorded_and_the_loop_listening(speech_dir, engines, test_config,
                                                                                  tmp_path, caplog):
-    import numpy as np
-    import soundfile as sf
-
-    from audio.sources import read_audio_file
-
     config = replace(test_config, llm_endpoint=f"http://127.0.0.1:{_free_port()}/v1")  # nothing listens there
     remote = replace(engines, llm=load_llm(config))
-    silence = np.zeros(24_000, dtype=np.float32)
-    two = np.concatenate([read_audio_file(speech_dir / "asr/cards-003.wav"), silence,
-                          read_audio_file(speech_dir / "asr/cards-001.wav"), silence])
-    sf.write(tmp_path / "two.wav", two, 16_000)
     with caplog.at_level("ERROR"):
-        result = replay_file(tmp_path / "two.wav", tmp_path / "out", remote, config)
+        result = replay_file(_two_utterances(speech_dir, tmp_path), tmp_path / "out", remote, config)
     assert [r.heard.split()[0] for r in result.records] == ["7", "10"]  # both heard, the second after the first failed
     assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)
     failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
@@ -134,22 +139,14 @@ def test_a_server_that_dies_mid_reply_fails_the_turn_with_one_line_and_the_loop_
                                                                                          caplog):
     """Stands in for a server process killed mid-reply (tests/fakes.py): the one here streams three
     pieces and closes the connection, which a real one cannot be made to do at a set word."""
-    import numpy as np
-    import soundfile as sf
-
-    from audio.sources import read_audio_file
     from fakes import ScriptedServer
 
     server = ScriptedServer("That is a fine question and I will answer it in full.", dies_after=3)
     try:
         config = replace(test_config, llm_endpoint=server.url)
         remote = replace(engines, llm=load_llm(config))
-        silence = np.zeros(24_000, dtype=np.float32)
-        two = np.concatenate([read_audio_file(speech_dir / "asr/cards-003.wav"), silence,
-                              read_audio_file(speech_dir / "asr/cards-001.wav"), silence])
-        sf.write(tmp_path / "two.wav", two, 16_000)
         with caplog.at_level("ERROR"):
-            result = replay_file(tmp_path / "two.wav", tmp_path / "out", remote, config)
+            result = replay_file(_two_utterances(speech_dir, tmp_path), tmp_path / "out", remote, config)
     finally:
         server.close()
     assert [r.heard.split()[0] for r in result.records] == ["7", "10"]

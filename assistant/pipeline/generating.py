@@ -41,17 +41,19 @@ class Generator:
     def reply(self, recalled: Recalled) -> None:
         job = recalled.job
         fixed = recalled.fixed_reply
+        about_them = asks_about_themselves(job.heard)  # only what they said can answer it
         # the model said nothing worth saying: say so rather than leave the person waiting
-        if fixed is None and not self._generated(job, recalled.block):
-            fixed = NOT_TOLD_REPLY if asks_about_themselves(job.heard) else FALLBACK_REPLY
+        if fixed is None and not self._generated(job, recalled.block, about_them):
+            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY
         if fixed is not None:
             self._first_token(job)
             self._said(job, fixed)
         self._speak(ReplyEnd(job))
 
-    def _generated(self, job: Job, block: str) -> bool:
+    def _generated(self, job: Job, block: str, about_them: bool) -> bool:
         """Each sentence is said to the person as "you" (`repaired`): a small model slips into
-        "Dana's dog". False if the model gave no sentence worth saying."""
+        "Dana's dog". False if the model gave no sentence worth saying. `about_them`: the person
+        asked about themselves, so a number nobody said is made up."""
         notes = self.prompt_cache.use_notes(job.memory, block)
         name = job.memory.person_name if job.memory else None
         said = [user for user, _ in self.history.turns] + [job.heard]
@@ -64,8 +66,6 @@ class Generator:
         replies = [answer for _, answer in self.history.turns]
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
-
-        about_them = asks_about_themselves(job.heard)  # only what they said can answer it
 
         def unfounded(piece: str) -> bool:  # the examples' notes, or a number nobody said, not this conversation
             return borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
