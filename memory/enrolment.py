@@ -76,18 +76,8 @@ def enrolment_intent(text: str) -> str | None:
     return None
 
 
-# What only the person's own memories could answer: what they said or did, their things, who they are.
-_ABOUT_THEMSELVES = re.compile(r"\b(?:remember|remind me|told you|(?:did|have|had|was|were|am) i\b|who i am)"
-                               r"|^\W*(?:what|who|where|when|which|how old|how many)\b[^?.!]*\bmy\b", re.I)
-
+# What a stranger is told when they ask what only their own memories could answer.
 NOT_MET = "I don't think we've met, so I don't know that. If you tell me your name, I can remember your voice."
-
-
-def asks_about_themselves(text: str) -> bool:
-    """Whether an utterance asks what Hearth remembers of the speaker ("What was I worried about?",
-    "What is my dog called?", "Do you remember me?"): a stranger is told they have not met."""
-    return bool(_ABOUT_THEMSELVES.search(" ".join(text.replace("\u2019", "'").split())))
-
 
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|go ahead|correct|right|that's right|"
                   r"that is right|absolutely|of course|definitely|do it|remember it|yes please|sounds good)\b", re.I)

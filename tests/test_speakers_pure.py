@@ -8,7 +8,8 @@ import pytest
 from audio.voiceprint import (ANCHORS, MAX_VOICEPRINTS, REDUNDANT, VOICE_DIM, Identification, VoiceprintError,
                               check_embedding, cosine, decide, person_scores, prune_order, refresh_slot,
                               should_refresh)
-from memory.enrolment import DialogStep, EnrolmentDialog, asks_about_themselves, enrolment_intent, is_no, is_yes
+from memory.enrolment import DialogStep, EnrolmentDialog, enrolment_intent, is_no, is_yes
+from text.questions import asks_about_themselves
 
 
 def unit(seed: int) -> np.ndarray:

@@ -21,8 +21,9 @@ import numpy as np
 
 from audio.voice_session import NOBODY, after_turn, with_session
 from memory import MemoryStore
-from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog, asks_about_themselves
+from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog
 from memory.speakers import SpeakerBook
+from text.questions import asks_about_themselves
 
 from assistant.config import Config
 from assistant.memory_access.remembering import LoopMemory, person_id_for
@@ -30,7 +31,12 @@ from assistant.memory_access.routing import Speaker
 
 
 class Household:
-    """Speaker routing (assistant.memory_access.routing.SpeakerRouting) by voice."""
+    """Speaker routing (assistant.memory_access.routing.SpeakerRouting) by voice.
+
+    Who is speaking is decided per utterance from the voiceprints, and, for an utterance just short
+    of the threshold, from the session's evidence (audio.voice_session): it still sounds like the
+    person recognised earlier in the session. A stranger who asks what only their own memories
+    could answer is told they have not met; one who gives a name is offered enrolment."""
 
     def __init__(self, store: MemoryStore, config: Config, engines, clock: Callable[[], datetime] = datetime.now):
         self.store, self.config, self.engines, self.clock = store, config, engines, clock

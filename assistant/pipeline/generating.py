@@ -22,7 +22,7 @@ from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
-from memory.enrolment import asks_about_themselves
+from text.questions import asks_about_themselves
 
 
 class Generator:
