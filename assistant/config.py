@@ -39,6 +39,7 @@ class Config:
     llm_endpoint: str = ""  # an OpenAI-compatible base URL, e.g. http://gpu-box:8080/v1 (replaces llm_model)
     llm_endpoint_model: str = "default"
     llm_api_key: str = ""
+    llm_endpoint_timeout_s: float = 20.0  # a server silent this long fails the turn (a person will not wait longer)
     tts_voice: str = ""  # a Piper .onnx voice (its .onnx.json beside it)
     threads: int = 2
     llm_context: int = 4096
@@ -75,7 +76,8 @@ class Config:
 
 
 SECTIONS = {
-    "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key", "tts_voice",
+    "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key",
+               "llm_endpoint_timeout_s", "tts_voice",
                "threads", "llm_context"),
     "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
@@ -150,6 +152,8 @@ def validate(config: Config) -> None:
         raise HearthError(f"echo_guard must be speakers, headphones or half-duplex, got {config.echo_guard!r}")
     if config.threads < 1:
         raise HearthError(f"threads must be at least 1, got {config.threads}")
+    if not 1 <= config.llm_endpoint_timeout_s <= 600:
+        raise HearthError(f"llm_endpoint_timeout_s must be between 1 and 600, got {config.llm_endpoint_timeout_s}")
     if config.max_reply_tokens < 8:
         raise HearthError(f"max_reply_tokens must be at least 8, got {config.max_reply_tokens}")
     for key in ("asr_model", "llm_model", "tts_voice"):

@@ -40,7 +40,8 @@ class Engines:
 
 def load_llm(config: Config) -> ChatModel:
     if config.llm_endpoint:
-        return OpenAICompatChat(config.llm_endpoint, config.llm_endpoint_model, config.llm_api_key)
+        return OpenAICompatChat(config.llm_endpoint, config.llm_endpoint_model, config.llm_api_key,
+                                timeout=config.llm_endpoint_timeout_s)
     path = Path(config.llm_model).expanduser() if config.llm_model else bundled.bundled_llm(config.cache_path)
     return LlamaCppChat(path, context=config.llm_context, threads=config.threads)
 

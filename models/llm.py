@@ -218,7 +218,8 @@ class OpenAICompatChat:
     Used only when the user configures an endpoint: nothing connects anywhere by default.
     """
 
-    def __init__(self, base_url: str, model: str = "default", api_key: str = "", timeout: float = 60.0) -> None:
+    def __init__(self, base_url: str, model: str = "default", api_key: str = "", timeout: float = 20.0) -> None:
+        """timeout: seconds the server may stay silent, before its first word or between two."""
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.api_key = api_key
@@ -234,7 +235,10 @@ class OpenAICompatChat:
         try:
             return urllib.request.urlopen(req, timeout=self.timeout)
         except (urllib.error.URLError, OSError) as exc:
-            raise ModelError(f"language model server {self.url} unreachable: {getattr(exc, 'reason', exc)}") from None
+            reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError):
+                raise ModelError(f"language model server {self.url} did not answer within {self.timeout:g} s") from None
+            raise ModelError(f"language model server {self.url} unreachable: {reason}") from None
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
                avoid: str = "") -> Generator[str, None, None]:
@@ -255,6 +259,9 @@ class OpenAICompatChat:
                     piece = json.loads(data)["choices"][0].get("delta", {}).get("content")
                     if piece:
                         yield piece
+            except TimeoutError:
+                raise ModelError(f"language model server {self.url} stalled mid-reply: nothing for {self.timeout:g} s"
+                                 ) from None
             except (OSError, http.client.HTTPException) as exc:
                 raise ModelError(f"language model server {self.url} stopped mid-reply: {exc}") from None
         # every OpenAI-compatible server ends a stream with [DONE]: without it, the server went away
@@ -268,4 +275,8 @@ class OpenAICompatChat:
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature}
         with self._request(body) as response:
-            return json.loads(response.read())["choices"][0]["message"]["content"] or ""
+            try:
+                return json.loads(response.read())["choices"][0]["message"]["content"] or ""
+            except TimeoutError:
+                raise ModelError(f"language model server {self.url} did not answer within {self.timeout:g} s"
+                                 ) from None

@@ -46,12 +46,15 @@ class ScriptedServer:
     test that runs Hearth as its own process (llm_endpoint = server.url) and needs a reply of a
     known length. It answers chat completions only; it reaches nothing itself."""
 
-    def __init__(self, *replies: str, seconds_per_word: float = 0.03, dies_after: int | None = None) -> None:
-        """dies_after: the server goes away after this many pieces of a streamed reply."""
+    def __init__(self, *replies: str, seconds_per_word: float = 0.03, dies_after: int | None = None,
+                 stalls_after: int | None = None) -> None:
+        """dies_after: the server goes away after this many pieces of a streamed reply; stalls_after:
+        it sends nothing more after this many, until it is closed."""
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         chat = ScriptedChat(*replies)
+        closing = self._closing = threading.Event()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the http.server name)
@@ -68,6 +71,9 @@ class ScriptedServer:
                 for n, piece in enumerate(chat.stream(body.get("messages", []))):
                     if n == dies_after:
                         self.close_connection = True
+                        return
+                    if n == stalls_after:
+                        closing.wait()
                         return
                     chunk = {"choices": [{"delta": {"content": piece}}]}
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
@@ -91,6 +97,7 @@ class ScriptedServer:
         self._thread.start()
 
     def close(self) -> None:
+        self._closing.set()
         self._http.shutdown()
         self._http.server_close()
 

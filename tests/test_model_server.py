@@ -153,3 +153,36 @@ def test_a_server_that_dies_mid_reply_fails_the_turn_with_one_line_and_the_loop_
     assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)  # no fragment said
     failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(failures) == 2 and all("stopped mid-reply" in m and "\n" not in m for m in failures), failures
+
+
+def test_a_server_that_stalls_mid_reply_fails_the_turn_after_the_timeout_and_the_loop_hears_on(
+        speech_dir, engines, test_config, tmp_path, caplog):
+    """A server that stops sending without closing (overloaded, or its machine asleep) is waited on
+    for llm_endpoint_timeout_s, not for ever; the scripted server stands in, as above."""
+    from fakes import ScriptedServer
+
+    server = ScriptedServer("That is a fine question and I will answer it in full.", stalls_after=3)
+    try:
+        config = replace(test_config, llm_endpoint=server.url, llm_endpoint_timeout_s=1.0)
+        remote = replace(engines, llm=load_llm(config))
+        with caplog.at_level("ERROR"):
+            result = replay_file(_two_utterances(speech_dir, tmp_path), tmp_path / "out", remote, config)
+    finally:
+        server.close()
+    assert [r.heard.split()[0] for r in result.records] == ["7", "10"]
+    assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)  # no fragment said
+    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(failures) == 2 and all("stalled mid-reply: nothing for 1 s" in m for m in failures), failures
+
+
+def test_a_server_that_never_answers_is_given_up_on_after_the_timeout():
+    """A port that takes the connection and never answers (a server hung before its first word)."""
+    from models import ModelError
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()  # the connection is taken by the system, never answered
+        port = listening.getsockname()[1]
+        chat = OpenAICompatChat(f"http://127.0.0.1:{port}/v1", timeout=1.0)
+        with pytest.raises(ModelError, match="did not answer within 1 s"):
+            "".join(chat.stream([{"role": "user", "content": "hello"}]))
