@@ -33,6 +33,7 @@ def test_file_then_flags(tmp_path):
     ("[audio]\nloudness = 3\n", "unknown setting audio.loudness"),
     ("[speakers]\nx = 1\n", "unknown section"),
     ("[models]\nllm_model = '/no/such/model.gguf'\n", "llm_model path does not exist"),
+    ("[models]\nllm_endpoint_timeout_s = 0\n", "llm_endpoint_timeout_s must be between 1 and 600"),
     ("[models\n", "not valid TOML"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, text, words):
