@@ -57,6 +57,14 @@ def test_config(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def embedder():
+    """The text embedder alone, for memory tests that need no other model."""
+    from models.embedder import TextEmbedder
+
+    return TextEmbedder()
+
+
+@pytest.fixture(scope="session")
 def engines(test_config):
     from assistant.engines import load_engines
 

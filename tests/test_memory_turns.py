@@ -8,11 +8,6 @@ from memory import MemoryStoreError, PersonMemory, open_store
 from models.embedder import TextEmbedder
 
 
-@pytest.fixture(scope="session")
-def embedder():
-    return TextEmbedder()
-
-
 class Clock:
     def __init__(self, start=datetime(2026, 3, 2, 9)):
         self.now = start

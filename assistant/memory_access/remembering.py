@@ -17,6 +17,7 @@ from memory import MemoryStore, PersonMemory, open_store
 from models.gate import BackgroundChat, LlmGate
 
 from assistant.config import Config
+from assistant.memory_access.commands import Answer, MemoryRequests
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,13 @@ class LoopMemory:
         store.load_in_background(person_id)  # ready before the first recall, which would wait for it
         self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens)
         self.clock = clock
-        self._work: queue.Queue[tuple[str, int, datetime] | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._answered: tuple[str, Answer] | None = None  # the last utterance answered as a request of memory
+        self._awaiting: Callable[[str], Answer | None] | None = None  # a request's question, for the next one
+        self._request_turns: set[int] = set()  # committed turns that were requests: they teach nothing new
+        self.requests = MemoryRequests(self.person, self._request_turns)
+        # what the writer does, in order: derive memory from a turn, or act on a request
+        self._work: queue.Queue[tuple[int, Callable[[], object]] | None] = queue.Queue()
         self._writer = threading.Thread(target=self._write, name="memory-writer", daemon=True)
         self._writer.start()
 
@@ -51,18 +58,42 @@ class LoopMemory:
     def last_words(self) -> str:
         return self.store.last_user_words(self.person.person_id)
 
+    def request_reply(self, text: str) -> str | None:
+        """What to say when the person asks about or changes their memory ("What do you remember
+        about me?", "Forget that"), or answers what such a request asked; None for anything else.
+        Nothing changes until the turn is committed."""
+        with self._lock:
+            answer = self.requests.answer(text, self._awaiting)
+            self._answered = (text, answer) if answer is not None else None
+        return answer.say if answer is not None else None
+
     def begin_turn(self, user_text: str) -> tuple[str, int, datetime]:
-        """Commit what the person said (called when the reply starts to play)."""
+        """Commit what the person said (called when the reply starts to play); a request of memory
+        answered is acted on now, after whatever the writer has still to write."""
         now = self.clock()
         p = self.person
-        return user_text, self.store.add_turn(p.person_id, p.session_id, "user", user_text, now), now
+        turn_id = self.store.add_turn(p.person_id, p.session_id, "user", user_text, now)
+        with self._lock:
+            answered, self._answered = self._answered, None
+            answer = answered[1] if answered is not None and answered[0] == user_text else None
+            self._awaiting = answer.then if answer is not None else None
+            if answer is not None:
+                self._request_turns.add(turn_id)
+        if answer is not None and answer.act is not None:
+            act = answer.act
+            self._work.put((turn_id, lambda: act(turn_id, now)))
+        return user_text, turn_id, now
 
     def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str) -> None:
         """Commit what was heard of the reply, then derive memory from the turn in the background."""
         p = self.person
         if reply_text.strip():
             self.store.add_turn(p.person_id, p.session_id, "assistant", reply_text, self.clock())
-        self._work.put(turn)
+        text, turn_id, now = turn
+        with self._lock:
+            request = turn_id in self._request_turns
+        if not request:
+            self._work.put((turn_id, lambda: self.person.derive(text, turn_id, now)))
 
     def remember(self, user_text: str, reply_text: str) -> None:
         """Both at once, for text turns (benchmarks, seeding)."""
@@ -70,13 +101,13 @@ class LoopMemory:
 
     def _write(self) -> None:
         while (item := self._work.get()) is not None:
-            text, turn_id, now = item
+            turn_id, work = item
             try:
-                self.person.derive(text, turn_id, now)
+                work()
             except Exception as exc:  # the raw turn is safe; a failed derivation must not stop the loop
                 # the message may quote what was said: the traceback only at debug level
-                log.error("deriving memory from turn %s failed (%s)", turn_id, type(exc).__name__)
-                log.debug("deriving memory from turn %s failed", turn_id, exc_info=True)
+                log.error("writing memory from turn %s failed (%s)", turn_id, type(exc).__name__)
+                log.debug("writing memory from turn %s failed", turn_id, exc_info=True)
             finally:
                 self._work.task_done()
 

@@ -27,6 +27,10 @@ class TurnMemory(Protocol):
     def last_words(self) -> str:
         """What the person said last, in any session ("" if nothing): the prompt is warmed with it."""
 
+    def request_reply(self, text: str) -> str | None:
+        """The answer, if the person asks about or changes their memory by voice (no model); acted
+        on when begin_turn commits the same words."""
+
     def begin_turn(self, user_text: str) -> object:
         """The reply has started playing: store what the person said, now."""
 

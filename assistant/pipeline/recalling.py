@@ -1,6 +1,6 @@
 """The recalling stage: the notes for what was heard, looked up ahead from the partial transcripts
 while the person spoke, and checked against the final words (assistant/pipeline/anticipation.py);
-or, in the enrolment dialog, the dialog's own reply.
+or, in the enrolment dialog or for a request of memory by voice ("Forget that"), the answer itself.
 
 The responder owns the job and its lifecycle; it hands this emit (an event, held while the job is
 speculative) and generate (the Recalled message on to the generating stage).
@@ -53,6 +53,8 @@ class Recaller:
         self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
         step = self.routing.dialog_step(job.heard, job.speaker)
         fixed = step.say if step is not None and step.handled else None  # the enrolment dialog answers itself
+        if fixed is None and job.memory is not None:  # and so does a request of the person's memory
+            fixed = job.memory.request_reply(job.heard)
         self._generate(Recalled(job, block, fixed))
 
 

@@ -62,6 +62,14 @@ class GraphTables:
             self.execute("UPDATE entities SET aliases = ?, last_seen = ? WHERE id = ?",
                        (json.dumps(merged), timestamp(now), entity_id))
 
+    def rename_entity(self, entity_id: int, name: str, now: datetime) -> None:
+        """The person said it is called something else: the old name is not kept as an alias (it was wrong)."""
+        with self.transaction():
+            row = self.execute("SELECT name, aliases FROM entities WHERE id = ?", (entity_id,)).fetchone()
+            aliases = sorted(set(json.loads(row[1])) - {row[0].lower(), row[0]})
+            self.execute("UPDATE entities SET name = ?, aliases = ?, last_seen = ? WHERE id = ?",
+                         (name, json.dumps(aliases), timestamp(now), entity_id))
+
     def add_edge(self, person_id: int, a: int, b: int, kind: str, weight: float = 1.0) -> None:
         if a == b:
             return

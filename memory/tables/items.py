@@ -114,6 +114,14 @@ class ItemTables:
         rows = self.rows(sql + " ORDER BY i.updated DESC, i.id DESC", params)
         return [(r[0], self._version(r[1:])) for r in rows]
 
+    def items_of_person(self, person_id: int) -> list[tuple[int, int | None, str, str, Version]]:
+        """(item id, entity id, kind, created, current version) of every item of the person, the most
+        recently updated first."""
+        rows = self.rows(f"SELECT i.id, i.entity_id, i.kind, i.created, {self._VCOLS} FROM items i "
+                         "JOIN item_versions v ON v.id = i.current_version WHERE i.person_id = ? "
+                         "ORDER BY i.updated DESC, i.id DESC", (person_id,))
+        return [(r[0], r[1], r[2], r[3], self._version(r[4:])) for r in rows]
+
     def count_items(self, person_id: int) -> int:
         return self.rows("SELECT count(*) FROM items WHERE person_id = ?", (person_id,))[0][0]
 

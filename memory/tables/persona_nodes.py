@@ -36,6 +36,14 @@ class PersonaTables:
                                      clamp_valence(fields[2]), kind == "cross"))
             return node_id
 
+    def forget_persona(self, person_id: int, node_id: int) -> None:
+        """Delete one persona node and its vector (asked for by the person); the turns it was
+        gathered from stay, as all raw turns do."""
+        with self.transaction():
+            self.execute("DELETE FROM persona WHERE id = ? AND person_id = ?", (node_id, person_id))
+            self.execute("DELETE FROM persona_vec WHERE persona_id = ?", (node_id,))
+            self._pending.append((PERSONA, person_id, node_id, None, None))
+
     def persona(self, person_id: int, kind: str | None = None, entity_id: int | None = None) -> list[dict]:
         sql = ("SELECT id, kind, entity_id, text, affect, valence, arousal, cause, evidence, confidence, created, "
                "updated FROM persona WHERE person_id = ?")

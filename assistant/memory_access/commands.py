@@ -1,0 +1,210 @@
+"""Hearth's answer when a person asks about or changes their own memory by voice, and what it does
+to the store (memory/commands.py reads the request from the words).
+
+Answering costs no language model: what is said is made from the request and the person's own
+memories. What it does is applied only once the turn is committed (the reply has started to
+play): a speculative turn that is dropped changes nothing. A request whose target is unclear
+("Forget that", "That's wrong" with nothing after it) asks first, and the next utterance answers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from memory import MemoryStore, PersonMemory
+from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
+from memory.enrolment import is_no, is_yes
+
+from assistant.reply.checks import second_person, their_words_as_yours
+
+RECAP_ITEMS = 3  # what a recap says: the newest memory of each of this many things
+Act = Callable[[int, datetime], None]  # applied with the committed turn's id and time
+
+
+@dataclass(frozen=True)
+class Answer:
+    say: str
+    act: Act | None = None  # what it does to the store, once the turn is committed
+    then: Callable[[str], "Answer | None"] | None = None  # how the next utterance is taken (a question asked)
+
+
+_DATE_NOTE = re.compile(r"\s*\([^)]*\d{4}\)")  # "(29 November 2026)": for the notes, not for saying
+_NOT_THINGS = {"my", "the", "a", "an", "what", "i", "said", "told", "you", "about", "everything", "all", "of", "me",
+               "that", "it", "this", "our", "his", "her", "their", "to", "and"}
+_NEW_NAME = re.compile(r"\b(?:called|named|name\s+is|name's)\s+([A-Z][\w'-]*)", re.I)
+
+
+def as_said_to_them(text: str, name: str) -> str:
+    """A note about the person ("Dana's dog Max has been limping") said to them ("your dog Max…")."""
+    text = _DATE_NOTE.sub("", text).strip().rstrip(".")
+    marker = "Thisperson"  # second_person leaves a few names alone ("me", the unnamed owner): a stand-in
+    text = re.sub(rf"\b{re.escape(name)}\b", marker, text) if name else text
+    out = second_person(text, marker, set())
+    return out[:1].upper() + out[1:]
+
+
+def to_them(words: str) -> str:
+    """The person's words said back to them, inside a sentence: "my sister" → "your sister"."""
+    out = their_words_as_yours(words.rstrip(".!?"))
+    return out[:1].lower() + out[1:] if out[:1] != "I" else out
+
+
+def _things(phrase: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z']+", phrase.lower()) if w not in _NOT_THINGS]
+
+
+class MemoryRequests:
+    """The requests of one person's memory (a PersonMemory), answered and acted on."""
+
+    def __init__(self, person: PersonMemory, request_turns: set[int] = frozenset()) -> None:
+        """request_turns: the turns that were requests (kept up to date by the caller): "Forget
+        that" means what was said before them."""
+        self.person = person
+        self.request_turns = request_turns
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.person.store
+
+    def answer(self, text: str, awaiting: Callable[[str], Answer | None] | None = None) -> Answer | None:
+        """What to say to this utterance, if it is a request of memory (or answers one's question)."""
+        if awaiting is not None and (answer := awaiting(text)) is not None:
+            return answer
+        command = memory_command(text)
+        if isinstance(command, Recap):
+            return Answer(self.recap())
+        if isinstance(command, ForgetToday):
+            return Answer("Okay, I've forgotten everything you told me today.", self._forget_today)
+        if isinstance(command, Forget):
+            return self._forget(command.about)
+        if isinstance(command, Correct):
+            return self._correct(command.statement)
+        return None
+
+    # -- recap ----------------------------------------------------------------------------
+    def recap(self) -> str:
+        """The newest memory of each of the few things most lately talked of, said to the person."""
+        said, seen = [], set()
+        for _, entity_id, _, _, version in self.store.items_of_person(self.person.person_id):
+            key = entity_id if entity_id is not None else ("item", version.item_id)
+            if key in seen:
+                continue
+            seen.add(key)
+            said.append(as_said_to_them(version.current or version.text, self.person.name))
+            if len(said) == RECAP_ITEMS:
+                break
+        if not said:
+            return "I don't remember anything about you yet."
+        return "Here is what I remember. " + " ".join(f"{s}." for s in said)
+
+    # -- forgetting -----------------------------------------------------------------------
+    def _forget(self, about: str) -> Answer:
+        if not about:
+            told = self._last_told()
+            if told is None:
+                return Answer("You haven't told me anything yet.")
+            turn_id, last = told
+
+            def reply(text: str) -> Answer | None:
+                if is_yes(text):
+                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_items_of_turn(turn_id))
+                if is_no(text):
+                    return Answer("Okay, I'll keep it.")
+                return None
+
+            return Answer(f"Shall I forget that {to_them(last)}?", then=reply)
+        things = to_them(about)
+        if not self._entities_about(about):
+            return Answer(f"I don't remember anything about {things}.")
+        return Answer(f"Okay, I've forgotten what you told me about {things}.",
+                      lambda _tid, _now: self._forget_about(about))
+
+    def _entities_about(self, about: str) -> list:
+        wanted = set(_things(about))
+        return [e for e in self.store.entities(self.person.person_id)
+                if wanted & ({e.name.lower()} | {w for a in e.aliases for w in _things(a)})]
+
+    def _forget_about(self, about: str) -> None:
+        pid = self.person.person_id
+        entities = self._entities_about(about)
+        ids = {e.id for e in entities}
+        names = [e.name for e in entities]
+        with self.store.transaction():
+            for item_id, entity_id, _, _, version in self.store.items_of_person(pid):
+                text = version.current or version.text
+                if entity_id in ids or any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
+                    self.store.forget_item(pid, item_id)
+            for node in self.store.persona(pid):
+                if node["entity_id"] in ids:
+                    self.store.forget_persona(pid, node["id"])
+        self.person.recaller.invalidate()
+
+    def _forget_today(self, _turn_id: int, now: datetime) -> None:
+        pid, today = self.person.person_id, now.date().isoformat()
+        with self.store.transaction():
+            for item_id, _, _, created, _ in self.store.items_of_person(pid):
+                if created[:10] == today:
+                    self.store.forget_item(pid, item_id)
+            for node in self.store.persona(pid):
+                if node["created"][:10] == today:
+                    self.store.forget_persona(pid, node["id"])
+        self.person.recaller.invalidate()
+
+    def _last_told(self) -> tuple[int, str] | None:
+        """The last thing the person said that was not a request of memory: (turn id, words)."""
+        turns = [t for t in self.store.turns(self.person.person_id, self.person.session_id)
+                 if t["role"] == "user" and t["id"] not in self.request_turns]
+        return (turns[-1]["id"], turns[-1]["text"]) if turns else None
+
+    def _forget_items_of_turn(self, turn_id: int) -> None:
+        pid = self.person.person_id
+        with self.store.transaction():
+            for item_id, _, _, _, version in self.store.items_of_person(pid):
+                if turn_id in version.provenance:
+                    self.store.forget_item(pid, item_id)
+        self.person.recaller.invalidate()
+
+    # -- correcting -----------------------------------------------------------------------
+    def _correct(self, statement: str) -> Answer:
+        if not statement:
+            return Answer("What should it be instead?", then=lambda text: self._correct(text))
+        return Answer(f"Thanks, I've put that right: {to_them(statement)}.",
+                      lambda turn_id, now: self._apply_correction(statement, turn_id, now))
+
+    def _apply_correction(self, statement: str, turn_id: int, now: datetime) -> None:
+        """A new name for something the person has ("my dog is called Rex") renames it and writes a
+        new version of each memory that named it; anything else is remembered as the turn it is,
+        whose update writes what is true now over what was."""
+        new_name = _NEW_NAME.search(statement)
+        target = self._entities_about(_NEW_NAME.sub("", statement)) if new_name else []
+        if new_name and len(target) == 1 and target[0].name != new_name.group(1):
+            self._rename(target[0], new_name.group(1), turn_id, now)
+            return
+        self.person.derive(statement, turn_id, now)
+
+    def _rename(self, entity, name: str, turn_id: int, now: datetime) -> None:
+        pid, old = self.person.person_id, entity.name
+        word = re.compile(rf"\b{re.escape(old)}\b")
+        changed = []
+        for item_id, _, _, _, version in self.store.items_of_person(pid):
+            if word.search(version.text) or word.search(version.current or ""):
+                new = {"text": word.sub(name, version.text), "history": version.history,
+                       "current": word.sub(name, version.current or ""), "said_at": now,
+                       "happens_at": version.happens_at, "emotion": version.emotion, "cause": version.cause,
+                       "provenance": [*version.provenance, turn_id], "method": "correction"}
+                changed.append((item_id, new))
+        nodes = [dict(n, text=word.sub(name, n["text"]), cause=word.sub(name, n["cause"] or "") or None)
+                 for n in self.store.persona(pid) if word.search(n["text"])]
+        vectors = self.person.embedder.embed([new["text"] for _, new in changed] + [n["text"] for n in nodes]) \
+            if changed or nodes else []
+        with self.store.transaction():
+            self.store.rename_entity(entity.id, name, now)
+            for (item_id, new), vec in zip(changed, vectors):
+                self.store.update_item(item_id, new, vec, now)
+            for node, vec in zip(nodes, vectors[len(changed):]):
+                self.store.upsert_persona(pid, node["kind"], node["entity_id"], node, vec, now, node["id"])
+        self.person.recaller.invalidate()
+

@@ -1,0 +1,74 @@
+"""What a person asks of their own memory by voice, read from the words alone (pure; no model, so
+it costs nothing on the critical path): a recap ("What do you remember about me?"), a forget
+("Forget what I said about my sister", "Forget that"), a day forgotten ("Forget everything from
+today") and a correction ("That's wrong, my dog is called Rex").
+
+Only an utterance that begins with the request is one: "I forget where I put my keys" asks nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Recap:
+    """Say what Hearth remembers about the person."""
+
+
+@dataclass(frozen=True)
+class Forget:
+    about: str  # what to forget, in the person's words ("my sister"); "" for "that": the last thing said
+
+
+@dataclass(frozen=True)
+class ForgetToday:
+    """Forget everything the person said today."""
+
+
+@dataclass(frozen=True)
+class Correct:
+    statement: str  # what is true instead, in the person's words ("my dog is called Rex"); "" if not said
+
+
+Command = Recap | Forget | ForgetToday | Correct
+
+# Words that may come before a request: a greeting, a "please", "can you".
+_LEAD = r"^\W*(?:(?:ok|okay|hey|hi|hearth|please|now|and|so|oh|well|also|actually|um|uh|no)\b[\s,.!]*)*" \
+        r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:please\s+)?"
+_RECAP = re.compile(_LEAD + r"(?:what|tell\s+me\s+what|tell\s+me\s+everything)\s+(?:do\s+|did\s+|have\s+)?you\s+"
+                    r"(?:remember|know|recall|remembered)\s+(?:about\s+me|of\s+me)\b", re.I)
+_FORGET_TODAY = re.compile(_LEAD + r"forget\s+(?:everything|all|all\s+of\s+it|what\s+i\s+(?:said|told\s+you))"
+                           r"(?:\s+(?:that\s+)?i\s+(?:said|told\s+you|talked\s+about))?\s+(?:from\s+|of\s+)?today\b"
+                           r"|" + _LEAD + r"forget\s+today\b", re.I)
+_FORGET_ABOUT = re.compile(_LEAD + r"forget\s+(?:everything\s+|all\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+"
+                           r"(?P<about>.+)", re.I)
+_FORGET_THAT = re.compile(_LEAD + r"forget\s+(?:that|it|this|what\s+i\s+(?:just\s+)?(?:said|told\s+you))\s*(?:[.!?]|$)",
+                          re.I)
+_CORRECT = re.compile(_LEAD + r"(?:that's|that\s+is|that\s+was|that's\s+not|you're|you\s+are|you've\s+got\s+that|"
+                      r"you\s+got\s+that)\s+(?:wrong|not\s+right|not\s+true|incorrect|mistaken|right\s+wrong)\b"
+                      r"[\s,.!:;-]*(?P<statement>.*)", re.I)
+_CORRECT_NOT = re.compile(_LEAD + r"(?:that's|that\s+is)\s+not\s+(?:right|true|correct)\b[\s,.!:;-]*(?P<statement>.*)",
+                          re.I)
+_END = re.compile(r"[\s.!?,;:]+$")
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace("\u2019", "'").split())
+
+
+def memory_command(text: str) -> Command | None:
+    """The request this utterance makes of the person's memory, if it makes one."""
+    said = _clean(text)
+    if _RECAP.search(said):
+        return Recap()
+    if _FORGET_TODAY.search(said):
+        return ForgetToday()
+    if m := _FORGET_ABOUT.search(said):
+        return Forget(_END.sub("", m.group("about")))
+    if _FORGET_THAT.search(said):
+        return Forget("")
+    if m := _CORRECT.search(said) or _CORRECT_NOT.search(said):
+        return Correct(_END.sub("", m.group("statement")))
+    return None

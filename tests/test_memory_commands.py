@@ -1,0 +1,201 @@
+"""Requests of memory by voice: read from the words (pure), answered and acted on over a real store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from assistant.memory_access.commands import as_said_to_them, to_them
+from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
+
+
+@pytest.mark.parametrize("said, asked", [
+    ("What do you remember about me?", Recap()),
+    ("Hearth, what do you know about me?", Recap()),
+    ("Tell me what you remember about me.", Recap()),
+    ("Forget what I said about my sister.", Forget("my sister")),
+    ("Please forget about Max", Forget("Max")),
+    ("Could you forget everything about my old job?", Forget("my old job")),
+    ("Forget that.", Forget("")),
+    ("Okay, forget what I just said.", Forget("")),
+    ("Forget everything from today.", ForgetToday()),
+    ("Can you forget everything I told you today?", ForgetToday()),
+    ("That's wrong, my dog is called Rex.", Correct("my dog is called Rex")),
+    ("No, that's not right. My sister lives in Porto.", Correct("My sister lives in Porto")),
+    ("You've got that wrong: I work at the bakery now.", Correct("I work at the bakery now")),
+    ("That is wrong.", Correct("")),
+])
+def test_a_request_of_memory_is_read_from_its_words(said, asked):
+    assert memory_command(said) == asked
+
+
+@pytest.mark.parametrize("said", [
+    "I forget where I put my keys.",
+    "What do you remember about my sister?",  # a question for recall and the model, not a request
+    "You're right, it is cold today.",
+    "I told my boss that was wrong.",
+    "That's not what I meant.",
+    "Forget it, let's talk about something else.",
+    "My friend said I should forget about him.",
+])
+def test_other_words_ask_nothing_of_memory(said):
+    assert memory_command(said) is None
+
+
+def test_a_note_is_said_to_the_person():
+    note = "Dana is a bit worried, because Max has been limping since Sunday (29 November 2026)"
+    assert as_said_to_them(note, "Dana") == "You are a bit worried, because Max has been limping since Sunday"
+    assert as_said_to_them("Dana's sister Anna is getting married.", "Dana") == "Your sister Anna is getting married"
+    # the unnamed owner of a single-person desk is "me" in their notes
+    assert as_said_to_them("me walked me's dog", "me") == "You walked your dog"
+    assert to_them("My sister lives in Porto.") == "your sister lives in Porto"
+
+
+@pytest.fixture()
+def memory(embedder, tmp_path):
+    from assistant.memory_access.remembering import LoopMemory
+    from memory import open_store
+
+    store = open_store(tmp_path, embedder)
+    clock = Clock(datetime(2026, 11, 30, 10, 0))
+    loop = LoopMemory(store, store.add_person("Dana"), clock=clock)
+    loop.clock_now = clock
+    yield loop
+    loop.end_session()
+    store.close()
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def say(memory, text: str) -> str | None:
+    """One committed turn, as the loop makes it: the request's answer (None: the model would reply)."""
+    answer = memory.request_reply(text)
+    memory.finish_turn(memory.begin_turn(text), answer or "Okay.")
+    memory.flush()
+    return answer
+
+
+TOLD = ("I just got back from a long walk with my dog Max.",
+        "I'm a bit worried, because Max has been limping on his back leg since Sunday.",
+        "My sister Anna is getting married in Lisbon in June.")
+
+
+def test_a_recap_says_the_persons_own_memories_to_them(memory):
+    assert say(memory, "What do you remember about me?") == "I don't remember anything about you yet."
+    for line in TOLD:
+        assert say(memory, line) is None
+    recap = say(memory, "What do you remember about me?")
+    assert recap.startswith("Here is what I remember.") and "Your sister Anna is getting married in Lisbon" in recap
+    assert "You are a bit worried, because Max has been limping" in recap
+    # a request teaches nothing: no memory was written from it
+    assert not any("remember" in v.text for *_, v in memory.store.items_of_person(memory.person.person_id))
+
+
+def test_a_new_name_said_as_a_correction_renames_and_keeps_the_old_versions(memory):
+    for line in TOLD:
+        say(memory, line)
+    assert say(memory, "That's wrong, my dog is called Rex.") == "Thanks, I've put that right: your dog is called Rex."
+    pid = memory.person.person_id
+    correction = [t for t in memory.store.turns(pid) if t["role"] == "user"][-1]["id"]
+    assert "Rex" in [e.name for e in memory.store.entities(pid)]
+    assert "Max" not in [e.name for e in memory.store.entities(pid)]
+    renamed = [(i, v) for i, _, _, _, v in memory.store.items_of_person(pid) if v.method == "correction"]
+    assert renamed and all("Rex" in v.text and "Max" not in v.text and correction in v.provenance
+                           for _, v in renamed)
+    for item_id, _ in renamed:  # the version before is kept in the item's history
+        assert "Max" in memory.store.history(item_id)[1].text
+    block, _ = memory.recall("What is my dog called?")
+    assert "Rex" in block and "Max" not in block
+
+
+def test_forgetting_what_was_said_about_someone_takes_it_out_of_recall(memory):
+    for line in TOLD:
+        say(memory, line)
+    assert say(memory, "Forget what I said about my sister.") == "Okay, I've forgotten what you told me about your sister."
+    block, _ = memory.recall("Where is my sister getting married?")
+    assert "Anna" not in block and "Lisbon" not in block
+    assert "limping" in memory.recall("Why was I worried?")[0]  # the rest is kept
+    assert say(memory, "Forget what I said about my cousin.") == "I don't remember anything about your cousin."
+
+
+def test_forget_that_asks_first_and_forgets_only_on_yes(memory):
+    say(memory, TOLD[0])
+    say(memory, "I had pasta for lunch.")
+    assert say(memory, "Forget that.") == "Shall I forget that you had pasta for lunch?"
+    assert say(memory, "No.") == "Okay, I'll keep it."
+    assert "pasta" in memory.recall("What did I have for lunch?")[0]
+    assert say(memory, "Forget that.") == "Shall I forget that you had pasta for lunch?"
+    assert say(memory, "Yes, please.") == "Okay, I've forgotten it."
+    block = memory.recall("What did I have for lunch?")[0]
+    assert "pasta" not in block and "Max" in memory.recall("Tell me about my dog.")[0]
+
+
+def test_a_question_not_answered_lapses_and_forgets_nothing(memory):
+    say(memory, "I had pasta for lunch.")
+    say(memory, "Forget that.")
+    assert say(memory, "I had soup for dinner.") is None  # not an answer: a turn like any other
+    assert say(memory, "Yes.") is None  # the question has lapsed
+    assert "pasta" in memory.recall("What did I have for lunch?")[0]
+
+
+def test_forgetting_today_keeps_what_was_said_before_today(memory):
+    for line in TOLD:
+        say(memory, line)
+    memory.clock_now.now = datetime(2026, 12, 2, 9, 0)
+    say(memory, "I started a new job at the bakery today.")
+
+    def remembered() -> str:
+        return " ".join(v.text for *_, v in memory.store.items_of_person(memory.person.person_id))
+
+    assert "bakery" in remembered()
+    assert say(memory, "Forget everything from today.") == "Okay, I've forgotten everything you told me today."
+    assert "bakery" not in remembered() and "Lisbon" in remembered()
+    assert "Lisbon" in memory.recall("Where is my sister getting married?")[0]
+
+
+def test_each_request_works_by_voice_through_the_loop(engines, test_config, tmp_path):
+    """Dana's own words, synthesized and replayed through the loop (VAD, Whisper, recall, Piper):
+    what she told one day is recapped, corrected, and forgotten by voice two days later."""
+    from dataclasses import replace
+
+    from assistant.memory_access.remembering import open_memory_store, session_memory
+    from assistant.memory_access.routing import OneMemory
+    from assistant.modes.demo import synthesize_user
+    from assistant.modes.replay import replay_session
+
+    config = replace(test_config, data_dir=str(tmp_path / "memory"))
+    store = open_memory_store(config, engines)
+    told = ("I just got back from a long walk with my dog Max.",
+            "My sister Anna is getting married in Lisbon in June.")
+    asked = ("What do you remember about me?",
+             "That's wrong, my dog is called Rex.",
+             "Forget what I said about my sister.",
+             "I had pasta for lunch today.",
+             "Forget everything from today.",
+             "What do you remember about me?")
+    replies = []
+    try:
+        for n, (day, lines) in enumerate([(datetime(2026, 11, 30, 10), told), (datetime(2026, 12, 2, 10), asked)]):
+            wav = synthesize_user(engines.tts, lines, tmp_path / f"session-{n}.wav")
+            memory = session_memory(store, config, engines, "Dana", clock=lambda day=day: day)
+            result = replay_session(wav, tmp_path / f"session-{n}", engines, config, OneMemory(memory))
+            replies.append([r.reply for r in result.records if r.heard])
+        first, corrected, forgot, _, forgot_today, last = replies[1]
+        assert first.startswith("Here is what I remember.") and "Max" in first and "Anna" in first, first
+        assert corrected == "Thanks, I've put that right: your dog is called Rex."
+        assert forgot == "Okay, I've forgotten what you told me about your sister."
+        assert forgot_today == "Okay, I've forgotten everything you told me today."
+        assert "Rex" in last and not any(w in last for w in ("Max", "Anna", "Lisbon", "pasta")), last
+        pid = store.find_person("Dana")
+        corrected_items = [i for i, _, _, _, v in store.items_of_person(pid) if v.method == "correction"]
+        assert corrected_items and all("Max" in store.history(i)[1].text for i in corrected_items)
+        assert len([t for t in store.turns(pid) if t["role"] == "user"]) == len(told) + len(asked)  # raw turns kept
+    finally:
+        store.close()
