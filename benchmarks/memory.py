@@ -1,6 +1,7 @@
 """Memory benchmark: update scenarios, LoCoMo dev recall against a raw-turn baseline, speed at scale.
 
-    .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--locomo FILE] [--writes FILE] [--json FILE] [--skip-scale]
+    .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--requests FILE] [--locomo FILE] [--writes FILE]
+                                          [--json FILE] [--skip-scale]
                                           [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
                                           [--answers N] [--answer-prompt real|short|both]
 
@@ -67,9 +68,12 @@ def load_llm():
 
 # -- (a) update scenarios ---------------------------------------------------------------------
 
-def run_scenarios(path: Path, embedder, llm) -> dict:
+def run_scenarios(path: Path, embedder, llm, by_voice: bool = False) -> dict:
+    """by_voice: each turn is taken as the loop takes it, so that a request of memory ("Forget
+    that", "That's wrong, …") is answered and acted on (assistant/memory_access/commands.py); a
+    probe's absent_any then lists words none of which may be recalled."""
     data = json.loads(path.read_text())
-    criteria = ("history", "current", "emotion", "cause")
+    criteria = ("history", "current", "emotion", "cause", "absent")
     passed = {c: [0, 0] for c in criteria}
     probes_ok = [0, 0]
     failures = []
@@ -81,11 +85,15 @@ def run_scenarios(path: Path, embedder, llm) -> dict:
             clock = {"now": datetime(2000, 1, 1)}
             for n, session in enumerate(sc["sessions"], start=1):
                 clock["now"] = datetime.fromisoformat(session["date"]).replace(hour=10)
-                pm = PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"])
-                for turn in session["turns"]:
-                    pm.remember(turn, "")
-                    clock["now"] += timedelta(minutes=1)
-                pm.end_session()
+                if by_voice:
+                    pm = said_by_voice(store, pid, llm, lambda: clock["now"], session["turns"],
+                                       lambda: clock.update(now=clock["now"] + timedelta(minutes=1)))
+                else:
+                    pm = PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"])
+                    for turn in session["turns"]:
+                        pm.remember(turn, "")
+                        clock["now"] += timedelta(minutes=1)
+                    pm.end_session()
                 for probe in (p for p in sc["probes"] if p["after_session"] == n):
                     results = pm.results(probe["query"], k=5)
                     text = " ".join(r.candidate.text for r in results).lower()
@@ -94,7 +102,7 @@ def run_scenarios(path: Path, embedder, llm) -> dict:
                         words = probe.get(f"{c}_any")
                         if not words:
                             continue
-                        hit = any(w.lower() in text for w in words)
+                        hit = any(w.lower() in text for w in words) != (c == "absent")
                         passed[c][0] += hit
                         passed[c][1] += 1
                         ok_all &= hit
@@ -111,6 +119,21 @@ def run_scenarios(path: Path, embedder, llm) -> dict:
     return {"per_criterion": {c: v[0] / v[1] for c, v in passed.items() if v[1]},
             "checks": checks[0] / checks[1], "probes": probes_ok[0] / probes_ok[1], "failures": failures,
             "updates_by_llm": used_llm[0], "updates_total": used_llm[1]}
+
+
+def said_by_voice(store: MemoryStore, pid: int, llm, clock, turns: list[str], tick) -> PersonMemory:
+    """One session's turns as the loop takes them: a request of memory answered and acted on, any
+    other turn remembered; every write finished before the next turn."""
+    from assistant.memory_access.remembering import LoopMemory
+
+    memory = LoopMemory(store, pid, llm=llm, clock=clock)
+    for turn in turns:
+        answer = memory.request_reply(turn)
+        memory.finish_turn(memory.begin_turn(turn), answer or "")
+        memory.flush()
+        tick()
+    memory.end_session()
+    return memory.person
 
 
 def print_scenarios(label: str, r: dict) -> None:
@@ -492,6 +515,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--embed-cache", type=Path, help="keep text embeddings in this file between runs (LoCoMo only)")
     ap.add_argument("--skip-scenarios", action="store_true")
+    ap.add_argument("--requests", type=Path, default=ROOT / "benchmarks" / "data" / "memory-requests.json",
+                    help="scenarios of requests of memory by voice (forget, correct), in the update scenarios' format")
     ap.add_argument("--writes", type=Path, default=SHARED / "memory-writes" / "dev.json",
                     help="labelled turns: the emotion, cause and entity memory writes for each (benchmarks/memory_writes.py)")
     ap.add_argument("--skip-writes", action="store_true")
@@ -511,6 +536,8 @@ def main(argv=None) -> int:
     if not args.skip_scenarios:
         report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)
         print_scenarios("deterministic rewriter (no model)", r)
+        report["requests"] = r = run_scenarios(args.requests, embedder, None, by_voice=True)
+        print_scenarios("requests of memory by voice (no model)", r)
     llm = load_llm() if args.llm or args.locomo_llm else None
     if not args.skip_writes and args.writes.exists():
         report["writes"] = r = run_writes(args.writes, embedder, llm)
