@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -437,6 +438,61 @@ def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path, scr
     next_audio = next(e["t"] for e in by_turn[barge_turn] if e["event"] == "first_audio")
     quiet = speaker.loudest(stops[0]["t"] + 0.3, next_audio - 0.05)
     assert quiet <= SILENT_DBFS, f"the speaker still played {quiet:.0f} dBFS after the barge-in\n{report}"
+
+
+def _unplug_microphone(stack: SoundStack) -> int:
+    """What the sound server does when a microphone is unplugged and no other can take its streams:
+    it ends Hearth's recording stream (the room's own loopbacks are left alone). How many it ended."""
+    clients = {line.split("\t")[0] for line in stack.pactl("list", "short", "clients").splitlines()
+               if line.split("\t")[2].startswith("python")}  # Hearth, run by this Python
+    cli = stack.runtime / "cli"  # pactl cannot end a stream; the server's command socket can (as pacmd does)
+    if not cli.exists():
+        stack.pactl("load-module", "module-cli-protocol-unix", f"socket={cli}")
+    ended = 0
+    for line in stack.pactl("list", "short", "source-outputs").splitlines():
+        index, _source, client, *_ = line.split("\t")
+        if client in clients:
+            with socket.socket(socket.AF_UNIX) as command:
+                command.connect(str(cli))
+                command.sendall(f"kill-source-output {index}\n".encode())
+            ended += 1
+    deadline = time.monotonic() + 5  # the server takes the command in its own time
+    while any(line.split("\t")[2] in clients for line in stack.pactl("list", "short", "source-outputs").splitlines()):
+        assert time.monotonic() < deadline, "the sound server did not end Hearth's microphone stream"
+        time.sleep(0.05)
+    return ended
+
+
+def test_a_microphone_unplugged_mid_run_is_reported_and_heard_again_when_back(sound_stack, speech_dir, tmp_path,
+                                                                             scripted_model):
+    """The sound server ends Hearth's microphone stream between two questions: Hearth says so on its
+    status line, opens the device again, and hears and answers the next question."""
+    first, second = (_utterance(speech_dir, name) for name in QUESTIONS[:2])
+    voice = PersonVoice(sound_stack.fifo)
+    hearth = HearthProcess(sound_stack, tmp_path / "hearth", llm_endpoint=scripted_model.url)
+    try:
+        hearth.wait_listening(timeout=180)
+        time.sleep(1.0)
+        for n, question in enumerate((first, second)):
+            if n == 1:
+                assert _unplug_microphone(sound_stack) == 1
+                deadline = time.monotonic() + 15
+                while not any("back" in line for _, line in hearth.stderr) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+            question.timing = voice.say(question.audio)
+            while "end" not in question.timing:
+                time.sleep(0.02)
+            assert hearth.settle(since=question.timing["start"]), f"question {n + 1} was not answered"
+    finally:
+        code = hearth.stop()
+        voice.close()
+    status = [line for _, line in hearth.stderr if line.startswith("status:")]
+    report = f"hearth printed:\n{hearth.printed()}\nstatus lines: {status}"
+    print(report)
+    assert code == 130, report
+    assert [line.split("(")[0].strip() for line in status] == ["status: input device 'pulse' lost",
+                                                                "status: input device 'pulse' back"], report
+    _check_turns(hearth.events(), [first, second], None, report)
 
 
 def test_hearth_devices_lists_the_sound_servers_input_and_output(sound_stack):
