@@ -122,7 +122,8 @@ class MicSource:
         raise AudioInputError(f"input device {self.name!r} is not connected")
 
     def _report(self, state: str, message: str) -> None:
-        log.warning("%s", message)
+        # with a status handler, that is where the person reads it: said once, not twice
+        log.log(logging.INFO if self.on_status is not None else logging.WARNING, "%s", message)
         if self.on_status is not None:
             try:
                 self.on_status(state, message)

@@ -6,6 +6,9 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+# Nor draw a library's progress bar on the person's terminal ("Loading weights: 100%|███…" as the
+# embedder loads): Hearth reports each model ready on its own status lines.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 # The engines run beside each other on few cores (Whisper beside the language model, the embedder
 # beside both). OpenMP threads that spin long while they wait for work take the core from whichever

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -49,6 +50,8 @@ SETTLE_S = 2.5  # no event for this long after a reply: the turn is over
 TURN_TIMEOUT_S = 40.0
 BARGE_STOP_S = 1.0  # from the person's first sample into the pipe to the playback_stopped event
 SILENT_DBFS = -50.0
+# What Hearth itself prints beside the conversation: models loading, listening, and its status lines.
+OWN_STATUS = re.compile(r"loading models…$|  \w+ +ready in [\d.]+ s$|listening on .+|status: .+|stopped.*|$")
 
 
 @dataclass
@@ -487,9 +490,11 @@ def test_a_microphone_unplugged_mid_run_is_reported_and_heard_again_when_back(so
         code = hearth.stop()
         voice.close()
     status = [line for _, line in hearth.stderr if line.startswith("status:")]
-    report = f"hearth printed:\n{hearth.printed()}\nstatus lines: {status}"
-    print(report)
+    report = f"hearth printed:\n{hearth.printed()}\nstatus lines: {status}\nstderr:\n" + \
+        "\n".join(line for _, line in hearth.stderr)
     assert code == 130, report
+    # every line on the terminal is Hearth's own, marked as what it is: no library's noise
+    assert all(OWN_STATUS.match(line) for _, line in hearth.stderr), report
     assert [line.split("(")[0].strip() for line in status] == ["status: input device 'pulse' lost",
                                                                 "status: input device 'pulse' back"], report
     _check_turns(hearth.events(), [first, second], None, report)

@@ -187,7 +187,9 @@ def run_live(args, config) -> int:
 
         return run_tui(config, "live", [], make_memory=_tui_memory(config))
     if not args.debug:
-        _quiet_alsa()
+        from assistant.modes.quiet import quiet_libraries
+
+        quiet_libraries()
     # The microphone's state is Hearth's status, not something Hearth said: marked as such, on stderr.
     mic = MicSource(config.input_device or None,
                     on_status=lambda state, message: print(f"status: {message}", file=sys.stderr, flush=True))
@@ -220,30 +222,6 @@ def run_live(args, config) -> int:
         if event_log is not None:
             event_log.close()
     return 0
-
-
-_ALSA_HANDLER = None  # kept alive for as long as the ALSA library may call it
-
-
-def _quiet_alsa() -> None:
-    """Keep the ALSA library's own complaints ("ALSA lib pcm.c: underrun occurred") out of the terminal.
-
-    PortAudio reaches the sound server through ALSA, which prints straight to stderr; --debug keeps them."""
-    global _ALSA_HANDLER
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("asound")
-    if name is None or _ALSA_HANDLER is not None:
-        return
-    try:
-        asound = ctypes.CDLL(name)
-        handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
-                                        ctypes.c_char_p)
-        _ALSA_HANDLER = handler_type(lambda *args: None)
-        asound.snd_lib_error_set_handler(_ALSA_HANDLER)
-    except (OSError, AttributeError):
-        pass
 
 
 _printed_turn = [0]  # the turn whose "you:" line was printed last
