@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip wheel
 	$(BIN)/python -m pip install -e '.[test]'
+	$(BIN)/hearth prepare
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -46,3 +47,16 @@ def test_replay_with_memory_makes_no_network_attempt(speech_dir, test_config, tm
     # what the person said is in the database, which only its owner can read
     db = tmp_path / "data" / "hearth.db"
     assert db.exists() and (db.stat().st_mode & 0o077) == 0
+
+
+def test_prepare_assembles_the_model_into_an_empty_cache_and_compiles_the_voice_encoder(tmp_path):
+    """`hearth prepare`, which make install runs: what the first start would do, done, in a fresh
+    cache; the numba cache is the package's own, written here if it was not yet."""
+    from models.bundled import LLM_FILENAME, LLM_SIZE
+
+    cache = tmp_path / "cache"
+    proc = subprocess.run([sys.executable, "-m", "assistant.modes.cli", "prepare"], cwd=ROOT, capture_output=True,
+                          text=True, env=dict(os.environ, HEARTH_CACHE_DIR=str(cache)), timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (cache / LLM_FILENAME).stat().st_size == LLM_SIZE
+    assert "voice encoder compiled in" in proc.stderr

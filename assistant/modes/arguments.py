@@ -22,6 +22,9 @@ modes:
   hearth demo                 a scripted two-session conversation through the full loop, no
                               microphone or speakers needed (the user's side is synthesized)
   hearth devices              list sound devices
+  hearth prepare              do now what the first start would otherwise do itself: assemble the
+                              bundled language model, compile the voice encoder's code (make
+                              install runs it)
   hearth enrol NAME FILE...   remember NAME's voice from recordings of them speaking
   hearth people [list | rename OLD NEW | merge KEEP REMOVE | forget NAME --yes]
                               the people Hearth knows, their voices and memories
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     _common(demo)
     devices = sub.add_parser("devices", help="list sound devices")
     _common(devices)
+    prepare = sub.add_parser("prepare", help="assemble and compile what the first start needs (make install runs it)")
+    _common(prepare)
     enrol = sub.add_parser("enrol", help="remember a person's voice from recordings")
     enrol.add_argument("name")
     enrol.add_argument("files", nargs="+", type=Path, metavar="FILE")
