@@ -28,9 +28,11 @@ class ChatModel(Protocol):
     last_prompt_tokens: tuple[int, int]
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Generator[str, None, None]:
+               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
         """Yield the reply's text piece by piece as it is generated. `avoid`: replies begun and thrown
         away, one per line; the new one may not begin with their first tokens (where the model allows).
+        `never_open_with`: openings the reply may not begin with, word for word (where the model
+        allows); it may begin with their first words otherwise ("You were…" past "You're right").
         A generator: close() stops the generation."""
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
@@ -81,15 +83,18 @@ class LlamaCppChat:
         self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Generator[str, None, None]:
+               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         # A reply's first token, unspaced, stands only at its start (later words carry a space), so
         # banning it changes how the reply begins and little else. One start thrown away per line.
         first = [self._llm.tokenize(start.strip().encode("utf-8"), add_bos=False)[0]
                  for start in avoid.splitlines() if start.strip()]
+        openings = [self._llm.tokenize(o.encode("utf-8"), add_bos=False) for o in never_open_with]
+        # (one processor for both: llama-cpp-python drops every processor when given logit_bias too)
         chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
                                                   top_p=0.9, repeat_penalty=1.1, seed=self.seed, stream=True,
-                                                  logit_bias={token: -100.0 for token in first} or None)
+                                                  logits_processor=_reply_start(first, openings)
+                                                  if first or openings else None)
         try:
             for chunk in chunks:
                 if cached is not None:  # the prompt is evaluated by the first chunk
@@ -205,6 +210,30 @@ class LlamaCppChat:
                                            special=True), dtype=np.intc)
 
 
+def _reply_start(first: list[int], openings: list[list[int]]):
+    """A logits processor (llama-cpp-python's) for how a reply may begin: never with a token of
+    `first`, nor with any of the token sequences of `openings` (only each one's last token is
+    banned, and only right after the rest of it, so the reply may share their first words)."""
+    import numpy as np
+
+    start: list[int] = []  # where the reply begins in the ids it is shown (the prompt's end)
+
+    def process(input_ids, scores):
+        if not start:
+            start.append(len(input_ids))
+        made = list(input_ids[start[0]:])
+        if not made:
+            scores[first] = -np.inf
+        for opening in openings:
+            if len(made) == len(opening) - 1 and made == opening[:-1]:
+                scores[opening[-1]] = -np.inf
+        return scores
+
+    from llama_cpp import LogitsProcessorList
+
+    return LogitsProcessorList([process])
+
+
 def _shared_prefix(a, b) -> int:
     """How many tokens two token arrays share from their start."""
     n = min(len(a), len(b))
@@ -241,8 +270,9 @@ class OpenAICompatChat:
             raise ModelError(f"language model server {self.url} unreachable: {reason}") from None
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "") -> Generator[str, None, None]:
-        # (`avoid` is not passed on: a server's token ids are its own, and its model is seldom this small)
+               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
+        # (`avoid` and `never_open_with` are not passed on: a server's token ids are its own, and its
+        # model is seldom this small)
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                 "temperature": temperature, "stream": True}
         finished = False

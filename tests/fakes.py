@@ -30,7 +30,7 @@ class ScriptedChat:
         self._turn += 1
         return reply
 
-    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
         for n, word in enumerate(self._next().split(" ")):
             yield word if n == 0 else " " + word
 
@@ -120,7 +120,7 @@ class GatedChat(ScriptedChat):
     def open(self) -> None:
         self.allow(10_000)
 
-    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
         for piece in super().stream(messages, max_tokens, temperature, avoid):
             self.waiting.set()
             self._words.acquire()

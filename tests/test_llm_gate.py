@@ -29,7 +29,7 @@ class Watched:
         finally:
             self.prefilled = self.llm.cached_tokens
 
-    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
         try:
             for piece in self.llm.stream(messages, max_tokens, temperature, avoid):
                 self.pieces += 1
@@ -158,3 +158,16 @@ def test_work_ahead_stops_for_a_reply_or_a_partial_transcription():
     with gate.wanted():
         assert gate.ahead_should_stop
     assert not gate.ahead_should_stop
+
+
+def test_a_reply_kept_from_an_opening_and_from_a_thrown_start_begins_with_neither(engines):
+    """The real model, greedy: thanked, it opens "You're welcome"; kept from "You're" and from a
+    start thrown away ("Sure"), both at once, it begins otherwise (llama-cpp-python drops every
+    logits processor when given a logit bias too: the two are one processor)."""
+    from assistant.reply.prompt import History, build_messages
+
+    messages = build_messages("Thank you so much for your help today.", History(), "", "Dana")
+    free = "".join(engines.llm.stream(messages, 12, 0.0))
+    assert free.startswith("You're"), free
+    kept = "".join(engines.llm.stream(messages, 12, 0.0, avoid="Sure", never_open_with=("You're",)))
+    assert not kept.startswith("You're") and not kept.startswith("Sure"), kept

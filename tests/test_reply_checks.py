@@ -149,3 +149,28 @@ def test_what_the_notes_say_they_did_is_turned_to_you():
     assert rc.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \
         "You went to the market on Monday."
     assert rc.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
+
+
+def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
+    told = rc.unearned_openings("I just got back from a long walk with my dog Max.")
+    assert {"You're", "You are welcome", "You are right"} <= set(told)
+    thanked = rc.unearned_openings("Thanks, that's all for now.")
+    assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
+    asked = rc.unearned_openings("I think we should leave early, don't you think?")
+    assert "You are right" not in asked and "You're" not in asked and "You are welcome" in asked
+
+
+def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():
+    import numpy as np
+
+    from models.llm import _reply_start
+
+    (process,) = _reply_start(first=[3], openings=[[5, 6], [5, 7, 8]])
+    prompt = [1, 2]
+    scores = process(prompt, np.zeros(10))
+    assert scores[3] == -np.inf and np.isfinite(np.delete(scores, 3)).all()  # the reply's first token
+    scores = process(prompt + [5], np.zeros(10))
+    assert scores[6] == -np.inf and np.isfinite(np.delete(scores, 6)).all()  # "You" then not "'re"
+    scores = process(prompt + [5, 7], np.zeros(10))
+    assert scores[8] == -np.inf and scores[3] == 0  # later, the first-token ban is off
+    assert np.isfinite(process(prompt + [4, 6], np.zeros(10))).all()  # another start: nothing banned

@@ -183,7 +183,7 @@ class PromptedChat(GatedChat):
         super().__init__(*replies)
         self.prompts: list[list[dict]] = []
 
-    def stream(self, messages, max_tokens=160, temperature=0.0, avoid=""):
+    def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
         self.prompts.append(messages)
         yield from super().stream(messages, max_tokens, temperature, avoid)
 

@@ -17,7 +17,8 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, repaired
+from assistant.reply.checks import (FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, repaired,
+                                    unearned_openings)
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
@@ -81,7 +82,7 @@ class Generator:
     def _tokens(self, job: Job, messages: list[dict], avoid: str = ""):
         with self.engines.llm_gate.foreground():
             stream = self.engines.llm.stream(messages, self.config.max_reply_tokens, self.config.temperature,
-                                             avoid=avoid)
+                                             avoid=avoid, never_open_with=unearned_openings(job.heard))
             try:
                 for piece in stream:
                     self._check(job)

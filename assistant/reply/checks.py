@@ -179,6 +179,25 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     return bool((content_words(sentence) & props) - content_words(conversation))
 
 
+_THANKED = re.compile(r"\bthank|\bthanks\b|\bcheers\b|\bappreciate", re.I)
+_ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel like)\b|\bright\?|\bisn't it\b|"
+                             r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
+
+
+def unearned_openings(heard: str) -> tuple[str, ...]:
+    """Stock openings a small model reaches for whatever was said, and that answer something the
+    person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
+    right" to no opinion (to "I'm worried, Max is limping"). The model is kept from them from its
+    first token (models.llm), which costs no second try."""
+    thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
+    openings: list[str] = [] if thanked else ["You are welcome", "You are very welcome"]
+    openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
+                                  "That is right", "Exactly"]
+    # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
+    # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
+    return tuple(openings + ([] if thanked or asked else ["You're"]))
+
+
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
