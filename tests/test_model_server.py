@@ -142,8 +142,15 @@ def test_a_server_that_dies_mid_reply_fails_the_turn_with_one_line_and_the_loop_
     from fakes import ScriptedServer
 
     server = ScriptedServer("That is a fine question and I will answer it in full.", dies_after=3)
+    failures = _failed_replies_from(server, {}, speech_dir, engines, test_config, tmp_path, caplog)
+    assert len(failures) == 2 and all("stopped mid-reply" in m and "\n" not in m for m in failures), failures
+
+
+def _failed_replies_from(server, settings: dict, speech_dir, engines, test_config, tmp_path, caplog) -> list[str]:
+    """Two utterances replayed with the scripted server as the model: both heard, neither answered
+    (no fragment said); the error lines logged."""
     try:
-        config = replace(test_config, llm_endpoint=server.url)
+        config = replace(test_config, llm_endpoint=server.url, **settings)
         remote = replace(engines, llm=load_llm(config))
         with caplog.at_level("ERROR"):
             result = replay_file(_two_utterances(speech_dir, tmp_path), tmp_path / "out", remote, config)
@@ -151,8 +158,7 @@ def test_a_server_that_dies_mid_reply_fails_the_turn_with_one_line_and_the_loop_
         server.close()
     assert [r.heard.split()[0] for r in result.records] == ["7", "10"]
     assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)  # no fragment said
-    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
-    assert len(failures) == 2 and all("stopped mid-reply" in m and "\n" not in m for m in failures), failures
+    return [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
 
 
 def test_a_server_that_stalls_mid_reply_fails_the_turn_after_the_timeout_and_the_loop_hears_on(
@@ -162,16 +168,8 @@ def test_a_server_that_stalls_mid_reply_fails_the_turn_after_the_timeout_and_the
     from fakes import ScriptedServer
 
     server = ScriptedServer("That is a fine question and I will answer it in full.", stalls_after=3)
-    try:
-        config = replace(test_config, llm_endpoint=server.url, llm_endpoint_timeout_s=1.0)
-        remote = replace(engines, llm=load_llm(config))
-        with caplog.at_level("ERROR"):
-            result = replay_file(_two_utterances(speech_dir, tmp_path), tmp_path / "out", remote, config)
-    finally:
-        server.close()
-    assert [r.heard.split()[0] for r in result.records] == ["7", "10"]
-    assert all(r.skipped == "failed: ModelError" and not r.reply for r in result.records)  # no fragment said
-    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    failures = _failed_replies_from(server, {"llm_endpoint_timeout_s": 1.0}, speech_dir, engines, test_config,
+                                    tmp_path, caplog)
     assert len(failures) == 2 and all("stalled mid-reply: nothing for 1 s" in m for m in failures), failures
 
 
