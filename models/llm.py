@@ -16,9 +16,10 @@ from .internals import require_internals
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
-# A prefill evaluates this many prompt tokens at a time and looks between two batches whether it
-# should stop (about 0.1-0.2 s each here): a reply never waits long for a speculative evaluation.
-PREFILL_BATCH = 32
+# Every prompt is evaluated in batches of this many tokens, each begun at a multiple of it (see
+# LlamaCppChat._keep_whole_batches). A prefill looks between two batches whether it should stop
+# (about 0.1-0.2 s each here): a reply never waits long for a speculative evaluation.
+EVAL_BATCH = 32
 
 
 class ChatModel(Protocol):
@@ -26,6 +27,9 @@ class ChatModel(Protocol):
     # For the last stream(): prompt tokens found in the model's cache, and tokens evaluated before
     # its first piece ((0, 0) where unknown, as for a remote server). Shows when a cache missed.
     last_prompt_tokens: tuple[int, int]
+    # The last stream() ended because it reached max_tokens, not because the model finished: its
+    # last sentence may be cut off mid-way (False where unknown).
+    cut_at_limit: bool
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
                avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
@@ -69,7 +73,7 @@ class LlamaCppChat:
                 raise ModelError(f"not a GGUF model file: {path}")
         try:
             self._llm = Llama(model_path=str(path), n_ctx=context, n_threads=threads, n_threads_batch=threads,
-                              seed=seed, verbose=False)
+                              n_batch=EVAL_BATCH, seed=seed, verbose=False)
         except Exception as exc:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         import llama_cpp
@@ -80,10 +84,12 @@ class LlamaCppChat:
         # how many completions came before it, as llama-cpp-python's own seed chain would have it).
         self.seed = seed
         self.last_prompt_tokens = (0, 0)
+        self.cut_at_limit = False
         self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
                avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
+        self._keep_whole_batches(messages)
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         # A reply's first token, unspaced, stands only at its start (later words carry a space), so
         # banning it changes how the reply begins and little else. One start thrown away per line.
@@ -95,12 +101,15 @@ class LlamaCppChat:
                                                   top_p=0.9, repeat_penalty=1.1, seed=self.seed, stream=True,
                                                   logits_processor=_reply_start(first, openings)
                                                   if first or openings else None)
+        self.cut_at_limit = False
         try:
             for chunk in chunks:
                 if cached is not None:  # the prompt is evaluated by the first chunk
                     self.last_prompt_tokens = self._reuse(cached)
                     cached = None
-                piece = chunk["choices"][0]["delta"].get("content")
+                choice = chunk["choices"][0]
+                self.cut_at_limit = choice.get("finish_reason") == "length"
+                piece = choice["delta"].get("content")
                 if piece:
                     yield piece
         finally:
@@ -115,6 +124,7 @@ class LlamaCppChat:
         return shared, len(now) - shared
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
+        self._keep_whole_batches(messages)
         try:
             out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
                                                    seed=self.seed)
@@ -141,15 +151,35 @@ class LlamaCppChat:
             return True
         llm = self._llm
         tokens = self._prompt_tokens(messages)
-        same = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
-        if same == len(tokens) and llm.n_tokens > same:
-            same -= 1  # the model's last logits are for a later token: evaluate the prompt's last again
-        llm.n_tokens = same  # eval() drops the cache after this
-        for start in range(llm.n_tokens, len(tokens), PREFILL_BATCH):
+        self._keep_whole_batches(messages, tokens)
+        for start in range(llm.n_tokens, len(tokens), EVAL_BATCH):
             if stop is not None and stop():
                 return False
-            llm.eval(tokens[start:start + PREFILL_BATCH])
+            llm.eval(tokens[start:start + EVAL_BATCH])
         return True
+
+    def _keep_whole_batches(self, messages: list[Message], tokens=None) -> None:
+        """Keep of the KV cache only the whole batches the prompt shares with it.
+
+        A token's cached values differ in their last bits with the batch it was evaluated in, and a
+        greedy reply can follow those bits: the same conversation got other words when its prompt had
+        been evaluated ahead in other pieces (partial transcripts come as the machine's speed allows;
+        a test finds what the tests before it left). So every batch begins at a multiple of
+        EVAL_BATCH, and the last, unfilled batch of a prompt is never kept for the next one: a reply
+        then follows from its prompt alone. It costs re-evaluating at most EVAL_BATCH - 1 tokens,
+        except where this very prompt was the last evaluated (a prefill while the person spoke)."""
+        if self._formatter is None:  # a chat format this cannot tokenize alike: llama-cpp-python's own reuse
+            return
+        llm = self._llm
+        tokens = self._prompt_tokens(messages) if tokens is None else tokens
+        shared = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
+        if shared == len(tokens) == llm.n_tokens and not llm._requires_eval:
+            return  # its last batch, and the logits from it, are the prompt's own
+        keep = shared // EVAL_BATCH * EVAL_BATCH
+        if keep >= len(tokens):
+            keep -= EVAL_BATCH  # the first reply token's logits come from the prompt's own last batch
+        llm.n_tokens = max(keep, 0)  # llama-cpp-python drops the cache past n_tokens before it evaluates
+        llm._requires_eval = True
 
     @contextmanager
     def cache_kept(self) -> Iterator[None]:
@@ -253,6 +283,7 @@ class OpenAICompatChat:
         self.model = model
         self.api_key = api_key
         self.last_prompt_tokens = (0, 0)
+        self.cut_at_limit = False
         self.timeout = timeout
         self.name = f"{model} @ {base_url}"
 
@@ -276,6 +307,7 @@ class OpenAICompatChat:
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                 "temperature": temperature, "stream": True}
         finished = False
+        self.cut_at_limit = False
         with self._request(body) as response:
             try:
                 for raw in response:
@@ -286,7 +318,9 @@ class OpenAICompatChat:
                     if data == "[DONE]":
                         finished = True
                         break
-                    piece = json.loads(data)["choices"][0].get("delta", {}).get("content")
+                    choice = json.loads(data)["choices"][0]
+                    self.cut_at_limit = choice.get("finish_reason") == "length"
+                    piece = choice.get("delta", {}).get("content")
                     if piece:
                         yield piece
             except TimeoutError:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from models.gate import BackgroundChat, LlmGate, Preempted
-from models.llm import PREFILL_BATCH
+from models.llm import EVAL_BATCH
 
 STORY = [{"role": "user", "content": "Tell me a very long story about a lighthouse keeper and his dog."}]
 LONG_PROMPT = [{"role": "user", "content": "Summarise these notes in one line.\n" +
@@ -87,7 +87,7 @@ def test_a_long_background_prompt_stops_between_two_batches_when_a_reply_wants_t
         pass
     worker.join(timeout=60)
     assert result == {"preempted": True}
-    assert before < model.prefilled < llm.count_prompt_tokens(LONG_PROMPT) - PREFILL_BATCH  # most never evaluated
+    assert before < model.prefilled < llm.count_prompt_tokens(LONG_PROMPT) - EVAL_BATCH  # most never evaluated
 
 
 def test_a_background_rewrite_leaves_the_next_reply_its_cached_prompt(engines):

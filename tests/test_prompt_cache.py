@@ -3,6 +3,8 @@ and carried-on memory notes cost fewer tokens than fresh ones. Counted in tokens
 
 from dataclasses import replace
 
+import numpy as np
+
 from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.reply.prompt import History, build_messages, carry_notes
@@ -11,7 +13,7 @@ from assistant.memory_access.remembering import open_memory_store, session_memor
 from assistant.memory_access.routing import OneMemory
 from assistant.pipeline.responder import Responder
 from audio.sinks import WavSink
-from models.llm import PREFILL_BATCH
+from models.llm import EVAL_BATCH
 
 NOTES = ("3 May 2026 (three weeks ago):\n- Dana's dog Biscuit is a three-year-old beagle who loves the park.\n"
          "Today:\n- Biscuit has been limping since Sunday and Dana is worried about him.")
@@ -35,7 +37,9 @@ def test_a_prompt_evaluated_between_turns_is_found_in_the_cache(engines):
     llm.prefill(build_messages("", history(), NOTES, "Dana"))
     cached, evaluated = first_piece(llm, build_messages("How is my dog doing?", history(), NOTES, "Dana"))
     assert cached > 80  # the system prompt, the history and the notes
-    assert evaluated < 25  # the new words, the chat template's closing tokens and the first reply token
+    # the new words, the chat template's closing tokens and the first reply token, and the unfilled
+    # batch before them, evaluated again (LlamaCppChat._keep_whole_batches)
+    assert evaluated < 25 + EVAL_BATCH
 
 
 def test_a_prefill_stops_between_two_batches_when_told(engines):
@@ -46,7 +50,7 @@ def test_a_prefill_stops_between_two_batches_when_told(engines):
     shared = llm.cached_tokens  # the start both prompts share, nothing more
     stops = iter([False, True])
     assert not llm.prefill(messages, stop=lambda: next(stops))
-    assert llm.cached_tokens == shared + PREFILL_BATCH  # one batch, then it stopped
+    assert llm.cached_tokens == shared + EVAL_BATCH  # one batch, then it stopped
     assert llm.prefill(messages) and llm.cached_tokens == llm.count_prompt_tokens(messages)
     assert first_piece(llm, messages)[1] < 3  # all of it was in the cache
 
@@ -118,3 +122,23 @@ def test_a_prefill_over_a_cached_reply_leaves_the_model_as_llama_cpp_itself_woul
     llm.prefill(messages)  # ours: cut back to the prompt, its last token evaluated again
     assert llm.cached_tokens == llm.count_prompt_tokens(messages)
     assert reply() == reused  # not sampled from the logits of the reply's last token
+
+
+def test_a_prompt_is_evaluated_to_the_same_bits_whatever_the_cache_held(engines):
+    """A greedy reply follows the last bits of the logits: the same prompt must give the same ones
+    after a fresh start, after a partial transcript was evaluated ahead, and after two."""
+    llm = engines.llm
+    heard = "Can you remind me how my dog Biscuit has been doing since Sunday?"
+    messages = build_messages(heard, history(), NOTES, "Dana")
+    words = heard.split()
+
+    def logits_after(*earlier: str):
+        llm.prefill([{"role": "user", "content": "Something else."}])
+        for partial in earlier:
+            llm.prefill(build_messages(partial, history(), NOTES, "Dana"))
+        llm.prefill(messages)
+        return np.ctypeslib.as_array(llm._llm._ctx.get_logits(), shape=(llm._llm.n_vocab(),)).copy()
+
+    fresh = logits_after()
+    for earlier in ([" ".join(words[:3])], [" ".join(words[:5]), " ".join(words[:9])], [heard + " And"]):
+        assert np.array_equal(logits_after(*earlier), fresh), earlier
