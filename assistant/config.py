@@ -55,6 +55,7 @@ class Config:
     echo_guard: str = "speakers"
     # [assistant]
     max_reply_tokens: int = 120
+    max_reply_sentences: int = 3  # a spoken reply stops after this many sentences
     history_turns: int = 6
     temperature: float = 0.0
     memory: bool = True  # false turns memory off: nothing is recalled or stored
@@ -81,7 +82,7 @@ SECTIONS = {
                "threads", "llm_context"),
     "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
-    "assistant": ("max_reply_tokens", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
+    "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
                   "memory_budget_tokens", "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
@@ -156,6 +157,8 @@ def validate(config: Config) -> None:
         raise HearthError(f"llm_endpoint_timeout_s must be between 1 and 600, got {config.llm_endpoint_timeout_s}")
     if config.max_reply_tokens < 8:
         raise HearthError(f"max_reply_tokens must be at least 8, got {config.max_reply_tokens}")
+    if config.max_reply_sentences < 1:
+        raise HearthError(f"max_reply_sentences must be at least 1, got {config.max_reply_sentences}")
     for key in ("asr_model", "llm_model", "tts_voice"):
         value = getattr(config, key)
         if value and not Path(value).expanduser().exists():

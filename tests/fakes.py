@@ -24,6 +24,7 @@ class ScriptedChat:
         self._turn = 0
         self.name = "scripted"
         self.last_prompt_tokens = (0, 0)
+        self.cut_at_limit = False
 
     def _next(self) -> str:
         reply = self.replies[self._turn % len(self.replies)]
@@ -31,8 +32,11 @@ class ScriptedChat:
         return reply
 
     def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
-        for n, word in enumerate(self._next().split(" ")):
+        words = self._next().split(" ")  # a word a token: a reply longer than max_tokens is cut there
+        self.cut_at_limit = False
+        for n, word in enumerate(words[:max_tokens]):
             yield word if n == 0 else " " + word
+        self.cut_at_limit = len(words) > max_tokens  # known when the stream ends, as from llama.cpp
 
     def complete(self, messages, max_tokens=160, temperature=0.0) -> str:
         return self.replies[0]  # (a memory update, say: the spoken replies keep their turn)

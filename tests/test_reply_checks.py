@@ -130,6 +130,19 @@ def test_a_start_made_only_of_the_words_just_heard_waits_for_the_next_piece():
     assert not rc.undecided_start("Yes,", heard) and not rc.undecided_start("Before that,", "Where is Lisbon?")
 
 
+def test_the_persons_words_turned_to_you_are_still_their_words():
+    # heard live: the first clause was voiced, the rest of the sentence left unsaid as a copy
+    heard = "Hello, I'm Priya. I've just come back from a run in the park."
+    assert rc.undecided_start("You've just come back", heard)
+    assert rc.bad_start("You've just come back from a run in the park.", heard)
+    assert rc.says_back("You're training for a half marathon in May.", "I'm training for a half marathon in May.")
+    # an answer says something of its own, however many of the question's words it takes
+    assert not rc.bad_start("Your dog is called Max.", "What is my dog called?")
+    assert not rc.says_back("You're training for a half marathon.", "What am I training for?")
+    assert not rc.undecided_start("That sounds lovely,", heard)
+    assert not rc.says_back("You're tired.", "I'm tired.")  # a short acknowledgement is no copy
+
+
 def test_a_sentence_that_takes_the_examples_notes_borrows_them():
     props = frozenset({"pasta", "lunch", "trumpet"})
     assert rc.borrows("You should not eat pasta.", props, "Is there anything I shouldn't eat? I'm allergic to nuts.")

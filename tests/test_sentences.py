@@ -108,3 +108,30 @@ def test_a_reply_copying_the_notes_layout_is_said_without_it():
     # dates said as part of a sentence stay
     assert spoken_form("On 7 May 2026 you moved to Leeds.") == "On 7 May 2026 you moved to Leeds."
     assert spoken_form("It is -5 degrees - rather cold.") == "It is -5 degrees - rather cold."
+
+
+def test_a_list_is_said_without_its_numbers():
+    assert spoken_form("1. Rest the knee for a day or two.") == "Rest the knee for a day or two."
+    assert spoken_form("2) Ice it.") == "Ice it."
+    assert spoken_form("2020 was a long year.") == "2020 was a long year."
+
+
+def test_a_reply_stops_after_its_last_allowed_sentence_and_the_model_with_it():
+    made = []
+
+    def model():  # a generator, as the language model's stream is: closing it stops the generation
+        for token in stream("To rest a sore knee,\n1. Rest it.\n2. Ice it often.\n3. Raise it high.\n4. See a doctor."):
+            made.append(token)
+            yield token
+
+    got = list(sentences_from_tokens(model(), first_clause_words=2, max_sentences=3))
+    assert got == ["To rest a sore knee,", "1. Rest it.", "2. Ice it often.", "3. Raise it high."]
+    assert "See" not in "".join(made)  # closed there: the fourth point was never generated
+
+
+def test_half_a_sentence_cut_off_by_the_token_limit_is_left_unsaid():
+    text = "Rest the knee for a day. Keep it raised and"
+    assert list(sentences_from_tokens(stream(text), cut_short=lambda: True)) == ["Rest the knee for a day."]
+    assert list(sentences_from_tokens(stream(text))) == ["Rest the knee for a day.", "Keep it raised and"]
+    # a reply that is only half a sentence is still said: something rather than nothing
+    assert list(sentences_from_tokens(stream("Keep it raised and"), cut_short=lambda: True)) == ["Keep it raised and"]

@@ -61,7 +61,9 @@ class Generator:
         messages = build_messages(job.heard, self.history, notes, name)
 
         def reply(avoid: str):
-            return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=self.clause_words)
+            return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=self.clause_words,
+                                         max_sentences=self.config.max_reply_sentences,
+                                         cut_short=lambda: self.engines.llm.cut_at_limit)
 
         # not to be copied: the earlier replies, and what the worked examples' person said
         replies = [answer for _, answer in self.history.turns]

@@ -150,14 +150,34 @@ _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|un
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
+# The person's words said back to them: "you've" in a reply is their "I've".
+_SECOND_AS_FIRST = {"you": ("i", "me"), "your": ("my",), "yours": ("mine",), "yourself": ("myself",),
+                    "you're": ("i'm",), "you've": ("i've",), "you'd": ("i'd",), "you'll": ("i'll",)}
+SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
+
+
+def new_words(words: set[str], heard: str) -> set[str]:
+    """Of the piece's words, those the person did not just say, in their voice or turned to "you"."""
+    theirs = word_set(heard)
+    return {w for w in words if w not in theirs and not set(_SECOND_AS_FIRST.get(w, ())) & theirs}
+
+
+def says_back(piece: str, heard: str) -> bool:
+    """Every content word of the piece is the person's: their sentence said back to them ("You've
+    just come back from a run in the park" to "I've just come back from a run in the park")."""
+    words = content_words(piece)
+    return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
+
+
 def undecided_start(piece: str, heard: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, or
-    a few words only taken from what was just said ("Before that," to "What did I do before
-    that?"), which the next piece may turn into a copy that is then left unsaid, the clause alone."""
+    a clause with nothing of its own, only what was just said ("Before that," to "What did I do
+    before that?", "You've just come back" to "I've just come back from a run"), which the next
+    piece may turn into a copy that is then left unsaid, the clause alone."""
     if _OPENS_EITHER.match(piece):
         return True
     words = word_set(piece)
-    return 0 < len(words) <= 3 and words <= word_set(heard)
+    return bool(words) and piece.rstrip()[-1:] not in ".!?…" and not new_words(words, heard)
 
 
 def _numbers(text: str) -> set[str]:
@@ -201,9 +221,9 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
 def bad_start(start: str, heard: str, earlier: list[str] = ()) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
-    person's own words back (their first words after the subject, whoever it is now), or as an
-    earlier reply began (a small model copies its last answer into the next)."""
-    if is_refusal(start) or has_layout(start) or _NARRATES.search(start):
+    person's own words back (nothing of its own, or their first words after the subject, whoever
+    it is now), or as an earlier reply began (a small model copies its last answer into the next)."""
+    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Generator, Iterable
+from typing import Callable, Generator, Iterable
 
 from memory.ranking import DAY_HEADER
 from text.words import LEANING_WORDS, sentence_ends
@@ -25,11 +25,12 @@ FIRST_PIECE_MAX_WORDS = 10
 # The layout of the memory notes, which a small model sometimes copies into its reply ("30 November
 # 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
 _NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.I)
-_BULLET = re.compile(r"^\s*[-*•]\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
 
 
 def spoken_form(piece: str) -> str:
-    """A reply's piece as it is said: without notes headers or a bullet copied from the prompt."""
+    """A reply's piece as it is said: without notes headers, a bullet copied from the prompt, or a
+    list's number ("1. Rest the knee" is said "Rest the knee")."""
     return _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip()).strip()
 
 
@@ -68,14 +69,38 @@ def _pause_break(buffer: str) -> int | None:
     return None
 
 
-def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0) -> Generator[str, None, None]:
+def _ended(piece: str) -> bool:
+    return piece.rstrip("\"')]")[-1:] in ".!?…"
+
+
+def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0, max_sentences: int = 0,
+                          cut_short: Callable[[], bool] = lambda: False) -> Generator[str, None, None]:
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
     first_clause_words > 0: the very first piece may end at a comma once it has that many words,
     or at a pause (`_pause_break`: before "and", "because", "who"..., before "by", "with"... in a
     longer piece, or after FIRST_PIECE_MAX_WORDS), so the first sound can start before the whole
     first sentence is generated.
+    max_sentences > 0: the tokens are closed after that many whole sentences (a spoken reply of
+    five points is a minute nobody asked for). cut_short(), asked when the tokens end: they were
+    cut at the token limit, so an unended remainder after a whole sentence is half a sentence,
+    and is left out.
     """
+    ended = 0
+    for piece in _pieces(tokens, first_clause_words):
+        if _ended(piece):
+            ended += 1
+        elif ended and cut_short():
+            continue  # only the remainder is unended and still unsaid when cut_short holds
+        yield piece
+        if max_sentences and ended >= max_sentences:
+            close = getattr(tokens, "close", None)
+            if close:
+                close()  # the model stops generating
+            return
+
+
+def _pieces(tokens: Iterable[str], first_clause_words: int) -> Generator[str, None, None]:
     buffer = ""
     first = first_clause_words > 0
     for token in tokens:
