@@ -34,6 +34,7 @@ def test_file_then_flags(tmp_path):
     ("[speakers]\nx = 1\n", "unknown section"),
     ("[models]\nllm_model = '/no/such/model.gguf'\n", "llm_model path does not exist"),
     ("[models]\nllm_endpoint_timeout_s = 0\n", "llm_endpoint_timeout_s must be between 1 and 600"),
+    ("[assistant]\nmax_reply_sentences = 0\n", "max_reply_sentences must be at least 1"),
     ("[models\n", "not valid TOML"),
 ])
 def test_bad_values_give_one_line_errors(tmp_path, text, words):
