@@ -43,6 +43,8 @@ class Config:
     tts_voice: str = ""  # a Piper .onnx voice (its .onnx.json beside it)
     threads: int = 2
     llm_context: int = 4096
+    # the same prompt gets the same reply whatever was evaluated before it (tests), about 0.2 s later
+    repeatable_replies: bool = False
     # [audio]
     input_device: str = ""  # index or part of the name; empty = system default
     output_device: str = ""
@@ -79,7 +81,7 @@ class Config:
 SECTIONS = {
     "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key",
                "llm_endpoint_timeout_s", "tts_voice",
-               "threads", "llm_context"),
+               "threads", "llm_context", "repeatable_replies"),
     "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",

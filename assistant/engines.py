@@ -43,7 +43,8 @@ def load_llm(config: Config) -> ChatModel:
         return OpenAICompatChat(config.llm_endpoint, config.llm_endpoint_model, config.llm_api_key,
                                 timeout=config.llm_endpoint_timeout_s)
     path = Path(config.llm_model).expanduser() if config.llm_model else bundled.bundled_llm(config.cache_path)
-    return LlamaCppChat(path, context=config.llm_context, threads=config.threads)
+    return LlamaCppChat(path, context=config.llm_context, threads=config.threads,
+                        repeatable=config.repeatable_replies)
 
 
 def load_engines(config: Config, progress: Progress | None = None) -> Engines:

@@ -16,9 +16,10 @@ from .internals import require_internals
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
-# Every prompt is evaluated in batches of this many tokens, each begun at a multiple of it (see
-# LlamaCppChat._keep_whole_batches). A prefill looks between two batches whether it should stop
-# (about 0.1-0.2 s each here): a reply never waits long for a speculative evaluation.
+# A prefill evaluates this many prompt tokens at a time and looks between two batches whether it
+# should stop (about 0.1-0.2 s each here): a reply never waits long for a speculative evaluation.
+# With repeatable replies, every prompt is evaluated in batches of this many tokens, each begun at
+# a multiple of it (LlamaCppChat._keep_whole_batches).
 EVAL_BATCH = 32
 
 
@@ -62,7 +63,10 @@ def check_llama_internals(llm, llama_cpp_module) -> None:
 class LlamaCppChat:
     """A GGUF file through llama-cpp-python. The prompt prefix stays in llama.cpp's KV cache between calls."""
 
-    def __init__(self, path: Path, context: int = 4096, threads: int = 2, seed: int = 7) -> None:
+    def __init__(self, path: Path, context: int = 4096, threads: int = 2, seed: int = 7,
+                 repeatable: bool = False) -> None:
+        """repeatable: a reply follows from its prompt alone, whatever was evaluated before it
+        (_keep_whole_batches), at the cost of evaluating up to EVAL_BATCH - 1 tokens again."""
         from llama_cpp import Llama
 
         path = Path(path)
@@ -73,7 +77,7 @@ class LlamaCppChat:
                 raise ModelError(f"not a GGUF model file: {path}")
         try:
             self._llm = Llama(model_path=str(path), n_ctx=context, n_threads=threads, n_threads_batch=threads,
-                              n_batch=EVAL_BATCH, seed=seed, verbose=False)
+                              n_batch=EVAL_BATCH if repeatable else 512, seed=seed, verbose=False)
         except Exception as exc:
             raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         import llama_cpp
@@ -85,6 +89,7 @@ class LlamaCppChat:
         self.seed = seed
         self.last_prompt_tokens = (0, 0)
         self.cut_at_limit = False
+        self.repeatable = repeatable
         self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
@@ -151,7 +156,13 @@ class LlamaCppChat:
             return True
         llm = self._llm
         tokens = self._prompt_tokens(messages)
-        self._keep_whole_batches(messages, tokens)
+        if self.repeatable:
+            self._keep_whole_batches(messages, tokens)
+        else:
+            same = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
+            if same == len(tokens) and llm.n_tokens > same:
+                same -= 1  # the model's last logits are for a later token: evaluate the prompt's last again
+            llm.n_tokens = same  # eval() drops the cache after this
         for start in range(llm.n_tokens, len(tokens), EVAL_BATCH):
             if stop is not None and stop():
                 return False
@@ -167,8 +178,10 @@ class LlamaCppChat:
         a test finds what the tests before it left). So every batch begins at a multiple of
         EVAL_BATCH, and the last, unfilled batch of a prompt is never kept for the next one: a reply
         then follows from its prompt alone. It costs re-evaluating at most EVAL_BATCH - 1 tokens,
-        except where this very prompt was the last evaluated (a prefill while the person spoke)."""
-        if self._formatter is None:  # a chat format this cannot tokenize alike: llama-cpp-python's own reuse
+        except where this very prompt was the last evaluated (a prefill while the person spoke):
+        measured on the shared clips, speech end to first audio 617 → 810 ms at p50, so it is a
+        setting (repeatable_replies), on for the tests, off by default."""
+        if not self.repeatable or self._formatter is None:  # (a chat format this cannot tokenize alike)
             return
         llm = self._llm
         tokens = self._prompt_tokens(messages) if tokens is None else tokens

@@ -50,9 +50,11 @@ def speech_dir() -> Path:
 def test_config(tmp_path_factory):
     from assistant.config import Config
 
-    # Short replies keep the suite quick; greedy decoding keeps replies repeatable; the bundled LLM
-    # is assembled once into the user cache.
-    return Config(max_reply_tokens=48, temperature=0.0, data_dir=str(tmp_path_factory.mktemp("data")),
+    # Short replies keep the suite quick; greedy decoding, with every prompt evaluated alike whatever
+    # the tests before left in the model's cache, keeps replies repeatable; the bundled LLM is
+    # assembled once into the user cache.
+    return Config(max_reply_tokens=48, temperature=0.0, repeatable_replies=True,
+                  data_dir=str(tmp_path_factory.mktemp("data")),
                   cache_dir=os.environ.get("HEARTH_CACHE_DIR") or Config().cache_dir)
 
 
