@@ -136,6 +136,11 @@ def test_the_persons_words_turned_to_you_are_still_their_words():
     assert rc.undecided_start("You've just come back", heard)
     assert rc.bad_start("You've just come back from a run in the park.", heard)
     assert rc.says_back("You're training for a half marathon in May.", "I'm training for a half marathon in May.")
+    # the demo, in a clean clone: "You are worried" was voiced, the rest left unsaid as a copy
+    worried = "I'm a bit worried because Max has been limping on his back leg since Sunday."
+    assert rc.undecided_start("You are worried", worried)
+    assert rc.bad_start("You are worried because Max has been limping on his back leg since Sunday.", worried)
+    assert not rc.undecided_start("You are worried about Max", "I'm a bit worried.")
     # an answer says something of its own, however many of the question's words it takes
     assert not rc.bad_start("Your dog is called Max.", "What is my dog called?")
     assert not rc.says_back("You're training for a half marathon.", "What am I training for?")

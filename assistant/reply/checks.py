@@ -150,15 +150,18 @@ _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|un
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
-# The person's words said back to them: "you've" in a reply is their "I've".
+# The person's words said back to them: "you've" in a reply is their "I've", "you are" their "I'm".
 _SECOND_AS_FIRST = {"you": ("i", "me"), "your": ("my",), "yours": ("mine",), "yourself": ("myself",),
-                    "you're": ("i'm",), "you've": ("i've",), "you'd": ("i'd",), "you'll": ("i'll",)}
+                    "you're": ("i'm",), "you've": ("i've",), "you'd": ("i'd",), "you'll": ("i'll",),
+                    "are": ("am",), "were": ("was",)}
+_CONTRACTED = {"i'm": ("i", "am"), "i've": ("i", "have"), "i'll": ("i", "will"), "i'd": ("i", "would", "had")}
 SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
 
 
 def new_words(words: set[str], heard: str) -> set[str]:
     """Of the piece's words, those the person did not just say, in their voice or turned to "you"."""
     theirs = word_set(heard)
+    theirs |= {part for w in theirs for part in _CONTRACTED.get(w, ())}
     return {w for w in words if w not in theirs and not set(_SECOND_AS_FIRST.get(w, ())) & theirs}
 
 
