@@ -124,7 +124,10 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     long_reply = ("That is a lovely thing to say. The middle classes have always had their champions. "
                   "I wonder what Mister Quilter would make of it all today. Tell me more about him.")
     engines = replace(engines, llm=ScriptedChat(long_reply))
-    config = replace(test_config, max_reply_tokens=120)
+    # With headphones every voice over the reply is a barge-in: this test is of what happens after one.
+    # Whether the speakers' echo guard lets a person through (5 of 7 talk-overs in benchmarks/echo.py,
+    # issue 21) is measured there and in the live test; in the full suite it missed in 2 of 3 runs.
+    config = replace(test_config, max_reply_tokens=120, echo_guard="headphones")
     first = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
     second = read_audio_file(speech_dir / "asr/cards-003.wav")
     sink = WavSink(tmp_path, realtime=True)
