@@ -150,10 +150,9 @@ _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|un
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
-# The person's words said back to them: "you've" in a reply is their "I've", "you are" their "I'm".
-_SECOND_AS_FIRST = {"you": ("i", "me"), "your": ("my",), "yours": ("mine",), "yourself": ("myself",),
-                    "you're": ("i'm",), "you've": ("i've",), "you'd": ("i'd",), "you'll": ("i'll",),
-                    "are": ("am",), "were": ("was",)}
+# The person's words said back to them: "you've" in a reply is their "I've", "you are" their "I'm"
+# (the reverse of _FIRST_TO_SECOND, word by word, filled in below it).
+_SECOND_AS_FIRST: dict[str, tuple[str, ...]] = {}
 _CONTRACTED = {"i'm": ("i", "am"), "i've": ("i", "have"), "i'll": ("i", "will"), "i'd": ("i", "would", "had")}
 SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
 
@@ -317,6 +316,10 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
 
 _FIRST_TO_SECOND = {"i'm": "you're", "i am": "you are", "i was": "you were", "i've": "you've", "i'd": "you'd",
                     "i'll": "you'll", "i": "you", "my": "your", "me": "you", "mine": "yours", "myself": "yourself"}
+for _first, _second in _FIRST_TO_SECOND.items():
+    for _mine, _yours in zip(_first.split(), _second.split()):
+        if _mine != _yours:
+            _SECOND_AS_FIRST[_yours] = tuple(dict.fromkeys((*_SECOND_AS_FIRST.get(_yours, ()), _mine)))
 _FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myself)\b", re.I)
 
 
