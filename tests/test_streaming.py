@@ -124,10 +124,9 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     long_reply = ("That is a lovely thing to say. The middle classes have always had their champions. "
                   "I wonder what Mister Quilter would make of it all today. Tell me more about him.")
     engines = replace(engines, llm=ScriptedChat(long_reply))
-    # With headphones every voice over the reply is a barge-in: this test is of what happens after one.
-    # Whether the speakers' echo guard lets a person through (5 of 7 talk-overs in benchmarks/echo.py,
-    # issue 21) is measured there and in the live test; in the full suite it missed in 2 of 3 runs.
-    config = replace(test_config, max_reply_tokens=120, echo_guard="headphones")
+    # all four sentences: the cap on a reply's sentences (3 by default) made the reply 2 s shorter, and
+    # in the loaded full suite no barge-in was seen in 3 of 4 runs this session (likely: it had ended)
+    config = replace(test_config, max_reply_tokens=120, max_reply_sentences=10)
     first = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
     second = read_audio_file(speech_dir / "asr/cards-003.wav")
     sink = WavSink(tmp_path, realtime=True)
