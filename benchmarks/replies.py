@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.reply import checks as checks  # noqa: E402
+from assistant.reply import checks, perspective  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
 from assistant.modes.demo import synthesize_user  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
@@ -81,7 +81,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     store = open_memory_store(config, engines)
     said_before = [t for s in scenario["sessions"] for t in s["turns"]]
     told = told if told is not None else []
-    things_told = checks.their_things(said_before)
+    things_told = perspective.their_things(said_before)
     try:
         for n, session in enumerate(scenario["sessions"], 1):
             day = date.fromisoformat(session["date"])
@@ -106,7 +106,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     for i, probe in enumerate(probes):
         record = turns[i] if i < len(turns) else None
         heard, reply = (record.heard, record.reply) if record else ("", "")
-        things = checks.their_things(said_before + [probe["say"]])
+        things = perspective.their_things(said_before + [probe["say"]])
         failed = checks.failed_checks(reply, heard, person, things)
         failed += expectation_failures(probe, reply, unknown_phrases)
         rows.append(ProbeRow(scenario["id"], probe["say"], heard, reply, failed))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from assistant.reply import checks as rc
+from assistant.reply import perspective as rp
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
-THINGS = rc.their_things(SAID)
+THINGS = rp.their_things(SAID)
 
 
 def test_the_words_a_person_calls_theirs():
@@ -14,40 +15,40 @@ def test_the_words_a_person_calls_theirs():
 
 
 def test_talking_about_the_person_by_name_is_a_slip():
-    assert rc.third_person_slips("Sure! Omar remembers Pepper.", "Omar") == ["Omar remembers"]
-    assert rc.third_person_slips("Last time, Omar was worried.", "Omar") == ["Omar was"]
-    assert rc.third_person_slips("Omar's cat is called Pepper.", "Omar") == ["Omar's cat"]
+    assert rp.third_person_slips("Sure! Omar remembers Pepper.", "Omar") == ["Omar remembers"]
+    assert rp.third_person_slips("Last time, Omar was worried.", "Omar") == ["Omar was"]
+    assert rp.third_person_slips("Omar's cat is called Pepper.", "Omar") == ["Omar's cat"]
 
 
 def test_addressing_the_person_by_name_is_not():
     for reply in ("Hi Omar, your cat is Pepper.", "Your cat is called Pepper, Omar!", "Hello Omar how was the vet?",
                   "Good to hear from you, Omar."):
-        assert rc.third_person_slips(reply, "Omar") == [], reply
+        assert rp.third_person_slips(reply, "Omar") == [], reply
 
 
 def test_an_unnamed_person_is_not_the_user():
-    assert rc.third_person_slips("Me remembers that.", "me") == []
-    assert rc.third_person_slips("The user did not know.", "me") == ["The user did"]
-    assert rc.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
-    assert rc.second_person("The user did not know.", "", set()) == "You did not know."
-    assert rc.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
+    assert rp.third_person_slips("Me remembers that.", "me") == []
+    assert rp.third_person_slips("The user did not know.", "me") == ["The user did"]
+    assert rp.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
+    assert rp.second_person("The user did not know.", "", set()) == "You did not know."
+    assert rp.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
 
 
 def test_their_things_said_as_hearths_own():
-    assert rc.claims_their_things("My cat is called Pepper.", THINGS) == ["My cat is"]
-    assert rc.claims_their_things("Your cat is called Pepper.", THINGS) == []
-    assert rc.claims_their_things("It's my pleasure.", THINGS) == []
+    assert rp.claims_their_things("My cat is called Pepper.", THINGS) == ["My cat is"]
+    assert rp.claims_their_things("Your cat is called Pepper.", THINGS) == []
+    assert rp.claims_their_things("It's my pleasure.", THINGS) == []
 
 
 def test_second_person_repairs_slips_and_keeps_the_rest():
-    assert rc.second_person("Omar's cat is Pepper.", "Omar", THINGS) == "Your cat is Pepper."
-    assert rc.second_person("Last time, Omar was worried about Tom.", "Omar", THINGS) == \
+    assert rp.second_person("Omar's cat is Pepper.", "Omar", THINGS) == "Your cat is Pepper."
+    assert rp.second_person("Last time, Omar was worried about Tom.", "Omar", THINGS) == \
         "Last time, you were worried about Tom."
-    assert rc.second_person("Omar remembers it well.", "Omar", THINGS) == "You remember it well."
-    assert rc.second_person("Omar has a cat.", "Omar", THINGS) == "You have a cat."
-    assert rc.second_person("My brother Tom starts on Monday.", "Omar", THINGS) == "Your brother Tom starts on Monday."
-    assert rc.second_person("Hi Omar, how are you?", "Omar", THINGS) == "Hi Omar, how are you?"
-    assert rc.second_person("My pleasure.", "Omar", THINGS) == "My pleasure."
+    assert rp.second_person("Omar remembers it well.", "Omar", THINGS) == "You remember it well."
+    assert rp.second_person("Omar has a cat.", "Omar", THINGS) == "You have a cat."
+    assert rp.second_person("My brother Tom starts on Monday.", "Omar", THINGS) == "Your brother Tom starts on Monday."
+    assert rp.second_person("Hi Omar, how are you?", "Omar", THINGS) == "Hi Omar, how are you?"
+    assert rp.second_person("My pleasure.", "Omar", THINGS) == "My pleasure."
 
 
 def test_parroting():
@@ -87,27 +88,27 @@ def test_failed_checks_names_each_failure():
 
 def test_what_the_person_did_told_as_hearths_own():
     said = ["I moved to Leeds in May.", "Where do I live now?"]
-    assert rc.speaks_as_them("I live in Leeds.", said) == ["I live"]
-    assert rc.speaks_as_them("I moved there in May.", said) == ["I moved"]
-    assert rc.speaks_as_them("I don't know where you live.", said) == []
-    assert rc.speaks_as_them("I'm glad you moved!", said) == []
+    assert rp.speaks_as_them("I live in Leeds.", said) == ["I live"]
+    assert rp.speaks_as_them("I moved there in May.", said) == ["I moved"]
+    assert rp.speaks_as_them("I don't know where you live.", said) == []
+    assert rp.speaks_as_them("I'm glad you moved!", said) == []
     assert rc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
 
 
 def test_repaired_turns_every_slip_to_you():
     said = ["Where do I live now?"]
-    assert rc.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."
-    assert rc.repaired("Omar's brother Tom is well.", "Omar", said) == "Your brother Tom is well."
-    assert rc.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
+    assert rp.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."
+    assert rp.repaired("Omar's brother Tom is well.", "Omar", said) == "Your brother Tom is well."
+    assert rp.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
         "Your brother Tom is well."
-    assert rc.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
+    assert rp.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
 
 
 def test_notes_in_the_persons_own_words():
-    assert rc.first_person("Omar's cat Pepper went to the vet.", "Omar") == "My cat Pepper went to the vet."
-    assert rc.first_person("Omar is worried about Pepper.", "Omar") == "I am worried about Pepper."
-    assert rc.first_person("Last week Omar moved to Leeds.", "Omar") == "Last week I moved to Leeds."
-    assert rc.their_words_as_yours("I have to give a speech and I'm nervous.") == \
+    assert rp.first_person("Omar's cat Pepper went to the vet.", "Omar") == "My cat Pepper went to the vet."
+    assert rp.first_person("Omar is worried about Pepper.", "Omar") == "I am worried about Pepper."
+    assert rp.first_person("Last week Omar moved to Leeds.", "Omar") == "Last week I moved to Leeds."
+    assert rp.their_words_as_yours("I have to give a speech and I'm nervous.") == \
         "You have to give a speech and you're nervous."
 
 
@@ -164,9 +165,9 @@ def test_a_number_nobody_said_is_made_up():
 
 def test_what_the_notes_say_they_did_is_turned_to_you():
     notes = "- Dana went to the market on Monday."
-    assert rc.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \
+    assert rp.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \
         "You went to the market on Monday."
-    assert rc.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
+    assert rp.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
 
 
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():

@@ -17,9 +17,9 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import (FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, repaired,
-                                    unearned_openings)
+from assistant.reply.checks import FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
 from assistant.reply.guard import begun_well, continued, own_words
+from assistant.reply.perspective import repaired
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
-from assistant.reply.checks import UNNAMED, first_person
+from assistant.reply.perspective import UNNAMED, first_person
 
 SYSTEM_PROMPT = (
     "You are Hearth, a warm voice assistant talking with {person}. Your words are spoken aloud, so reply in one "
