@@ -11,7 +11,9 @@ from audio.vad import SileroVad
 from models import ModelError, bundled
 from models.asr import WhisperTranscriber
 from models.gate import LlmGate
-from models.llm import ChatModel, LlamaCppChat, OpenAICompatChat
+from models.llm import ChatModel
+from models.llm_local import LlamaCppChat
+from models.llm_server import OpenAICompatChat
 from models.tts import PiperSynthesizer
 
 from assistant.config import Config

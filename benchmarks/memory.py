@@ -61,7 +61,7 @@ def load_llm():
         return load(Config())
     except Exception:
         from models.bundled import bundled_llm
-        from models.llm import LlamaCppChat
+        from models.llm_local import LlamaCppChat
 
         return LlamaCppChat(bundled_llm(Config().cache_path))
 

@@ -1,6 +1,6 @@
 """What an engine adapter uses of its library beyond the documented API, checked when it loads.
 
-models/llm.py reaches into llama-cpp-python (the KV cache's tokens, the sampler, the context's
+models/llm_local.py reaches into llama-cpp-python (the KV cache's tokens, the sampler, the context's
 state), models/asr.py into faster-whisper (its CTranslate2 model and tokenizer). Those libraries are
 pinned exactly in pyproject.toml; an upgrade that moves one of these names fails at load with the
 name, the version found and the version the adapter was written for, not later inside a reply.

@@ -15,7 +15,7 @@ import pytest
 from models import ModelError
 from models.asr import FASTER_WHISPER_PINNED, check_whisper_internals
 from models.internals import missing_attributes
-from models.llm import LLAMA_CPP_PINNED, check_llama_internals
+from models.llm_local import LLAMA_CPP_PINNED, check_llama_internals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,5 +59,5 @@ def test_an_upgrade_that_moved_an_internal_fails_with_its_name_and_the_pinned_ve
     with pytest.raises(ModelError) as raised:
         check_llama_internals(moved, llama_cpp)
     message = str(raised.value)
-    assert "Llama._sampler" in message and LLAMA_CPP_PINNED in message and "models/llm.py" in message
+    assert "Llama._sampler" in message and LLAMA_CPP_PINNED in message and "models/llm_local.py" in message
     assert "\n" not in message

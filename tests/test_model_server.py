@@ -24,7 +24,7 @@ from assistant.memory_access.routing import OneMemory
 from assistant.modes.demo import synthesize_user
 from assistant.modes.replay import replay_file
 from models import bundled
-from models.llm import OpenAICompatChat
+from models.llm_server import OpenAICompatChat
 
 
 def _free_port() -> int:

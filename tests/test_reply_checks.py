@@ -182,7 +182,7 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():
     import numpy as np
 
-    from models.llm import _reply_start
+    from models.llm_local import _reply_start
 
     (process,) = _reply_start(first=[3], openings=[[5, 6], [5, 7, 8]])
     prompt = [1, 2]

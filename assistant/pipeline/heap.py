@@ -3,7 +3,7 @@
 The models allocate and free large buffers every turn from several threads, and glibc keeps much
 of what is freed in per-thread arenas: in an hour-long soak resident memory grew about 270 MB an
 hour, and one trim after 15 turns gave back 100 MB. (The other growers: oneDNN's kernel cache,
-capped in `models/__init__.py`; llama-cpp-python's samplers, freed in `models/llm.py`; and Piper's
+capped in `models/__init__.py`; llama-cpp-python's samplers, freed in `models/llm_local.py`; and Piper's
 onnxruntime arena, kept small by voicing at most 20 words at a time in `models/tts.py`.)
 """
 

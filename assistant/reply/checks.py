@@ -103,7 +103,7 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     """Stock openings a small model reaches for whatever was said, and that answer something the
     person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
     right" to no opinion (to "I'm worried, Max is limping"). The model is kept from them from its
-    first token (models.llm), which costs no second try."""
+    first token (models.llm_local), which costs no second try."""
     thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
     openings: list[str] = [] if thanked else ["You are welcome", "You are very welcome"]
     openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",

@@ -1,0 +1,250 @@
+"""The bundled kind of language model: a GGUF file through llama-cpp-python, the one adapter that
+reaches into that library's internals (checked at load against the pinned version)."""
+
+from __future__ import annotations
+
+import ctypes
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Generator, Iterator
+
+from . import ModelError
+from .internals import require_internals
+from .llm import EVAL_BATCH, Message
+
+
+LLAMA_CPP_PINNED = "0.3.36"  # = pyproject.toml's pin; the internals below are this version's
+LLAMA_INTERNALS = ("input_ids", "n_tokens", "_requires_eval", "_sampler", "_ctx.ctx", "eval", "metadata",
+                   "chat_format", "chat_handler")
+LLAMA_CPP_FUNCTIONS = ("llama_state_seq_get_size", "llama_state_seq_get_data", "llama_state_seq_set_data",
+                       "llama_chat_format.Jinja2ChatFormatter")
+
+
+def check_llama_internals(llm, llama_cpp_module) -> None:
+    """ModelError if this llama-cpp-python lacks what LlamaCppChat reaches into (models/internals.py)."""
+    require_internals("llama-cpp-python", LLAMA_CPP_PINNED, "models/llm_local.py",
+                      [("Llama", llm, LLAMA_INTERNALS), ("llama_cpp", llama_cpp_module, LLAMA_CPP_FUNCTIONS)])
+
+
+class LlamaCppChat:
+    """A GGUF file through llama-cpp-python. The prompt prefix stays in llama.cpp's KV cache between calls."""
+
+    def __init__(self, path: Path, context: int = 4096, threads: int = 2, seed: int = 7,
+                 repeatable: bool = False) -> None:
+        """repeatable: a reply follows from its prompt alone, whatever was evaluated before it
+        (_keep_whole_batches), at the cost of evaluating up to EVAL_BATCH - 1 tokens again."""
+        from llama_cpp import Llama
+
+        path = Path(path)
+        if not path.is_file():
+            raise ModelError(f"language model file not found: {path}")
+        with open(path, "rb") as f:
+            if f.read(4) != b"GGUF":
+                raise ModelError(f"not a GGUF model file: {path}")
+        try:
+            self._llm = Llama(model_path=str(path), n_ctx=context, n_threads=threads, n_threads_batch=threads,
+                              n_batch=EVAL_BATCH if repeatable else 512, seed=seed, verbose=False)
+        except Exception as exc:
+            raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
+        import llama_cpp
+
+        check_llama_internals(self._llm, llama_cpp)
+        self.name = path.name
+        # Every completion samples from this seed, so a reply follows from its prompt alone (not from
+        # how many completions came before it, as llama-cpp-python's own seed chain would have it).
+        self.seed = seed
+        self.last_prompt_tokens = (0, 0)
+        self.cut_at_limit = False
+        self.repeatable = repeatable
+        self._formatter = self._chat_formatter()
+
+    def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
+               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
+        self._keep_whole_batches(messages)
+        cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
+        # A reply's first token, unspaced, stands only at its start (later words carry a space), so
+        # banning it changes how the reply begins and little else. One start thrown away per line.
+        first = [self._llm.tokenize(start.strip().encode("utf-8"), add_bos=False)[0]
+                 for start in avoid.splitlines() if start.strip()]
+        openings = [self._llm.tokenize(o.encode("utf-8"), add_bos=False) for o in never_open_with]
+        # (one processor for both: llama-cpp-python drops every processor when given logit_bias too)
+        chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
+                                                  top_p=0.9, repeat_penalty=1.1, seed=self.seed, stream=True,
+                                                  logits_processor=_reply_start(first, openings)
+                                                  if first or openings else None)
+        self.cut_at_limit = False
+        try:
+            for chunk in chunks:
+                if cached is not None:  # the prompt is evaluated by the first chunk
+                    self.last_prompt_tokens = self._reuse(cached)
+                    cached = None
+                choice = chunk["choices"][0]
+                self.cut_at_limit = choice.get("finish_reason") == "length"
+                piece = choice["delta"].get("content")
+                if piece:
+                    yield piece
+        finally:
+            chunks.close()
+            self._free_sampler()
+
+    def _reuse(self, cached) -> tuple[int, int]:
+        """(tokens the prompt shared with the cache, tokens evaluated since); the second includes the
+        one or two reply tokens evaluated before the first piece came out."""
+        now = self._llm.input_ids[: self._llm.n_tokens]
+        shared = _shared_prefix(cached, now)
+        return shared, len(now) - shared
+
+    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
+        self._keep_whole_batches(messages)
+        try:
+            out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
+                                                   seed=self.seed)
+        finally:
+            self._free_sampler()
+        return out["choices"][0]["message"]["content"] or ""
+
+    def _free_sampler(self) -> None:
+        """llama-cpp-python makes a sampler for every completion and leaves the last one to Python's
+        cyclic garbage collector (it refers to itself), which in a long session runs seldom: with
+        the collector held off, twenty short replies left 35 MB of native memory behind."""
+        sampler, self._llm._sampler = self._llm._sampler, None
+        if sampler is not None:
+            sampler.close()
+
+    def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
+        """Evaluate a prompt now so a later one that starts the same way only evaluates what differs
+        (llama-cpp-python keeps the longest common prefix of its last prompt in the KV cache).
+
+        Evaluated a batch at a time, so it stops soon after stop() turns true: what was evaluated by
+        then stays in the cache, and the reply that wanted the model does not wait for the rest."""
+        if self._formatter is None:  # a chat format this cannot tokenize alike: in one piece
+            self._llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
+            return True
+        llm = self._llm
+        tokens = self._prompt_tokens(messages)
+        if self.repeatable:
+            self._keep_whole_batches(messages, tokens)
+        else:
+            same = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
+            if same == len(tokens) and llm.n_tokens > same:
+                same -= 1  # the model's last logits are for a later token: evaluate the prompt's last again
+            llm.n_tokens = same  # eval() drops the cache after this
+        for start in range(llm.n_tokens, len(tokens), EVAL_BATCH):
+            if stop is not None and stop():
+                return False
+            llm.eval(tokens[start:start + EVAL_BATCH])
+        return True
+
+    def _keep_whole_batches(self, messages: list[Message], tokens=None) -> None:
+        """Keep of the KV cache only the whole batches the prompt shares with it.
+
+        A token's cached values differ in their last bits with the batch it was evaluated in, and a
+        greedy reply can follow those bits: the same conversation got other words when its prompt had
+        been evaluated ahead in other pieces (partial transcripts come as the machine's speed allows;
+        a test finds what the tests before it left). So every batch begins at a multiple of
+        EVAL_BATCH, and the last, unfilled batch of a prompt is never kept for the next one: a reply
+        then follows from its prompt alone. It costs re-evaluating at most EVAL_BATCH - 1 tokens,
+        except where this very prompt was the last evaluated (a prefill while the person spoke):
+        measured on the shared clips, speech end to first audio 617 → 810 ms at p50, so it is a
+        setting (repeatable_replies), on for the tests, off by default."""
+        if not self.repeatable or self._formatter is None:  # (a chat format this cannot tokenize alike)
+            return
+        llm = self._llm
+        tokens = self._prompt_tokens(messages) if tokens is None else tokens
+        shared = _shared_prefix(llm.input_ids[: llm.n_tokens], tokens)
+        if shared == len(tokens) == llm.n_tokens and not llm._requires_eval:
+            return  # its last batch, and the logits from it, are the prompt's own
+        keep = shared // EVAL_BATCH * EVAL_BATCH
+        if keep >= len(tokens):
+            keep -= EVAL_BATCH  # the first reply token's logits come from the prompt's own last batch
+        llm.n_tokens = max(keep, 0)  # llama-cpp-python drops the cache past n_tokens before it evaluates
+        llm._requires_eval = True
+
+    @contextmanager
+    def cache_kept(self) -> Iterator[None]:
+        """Put the KV cache back as it was once the block is done.
+
+        A memory rewrite between two replies evaluates a prompt of its own, which would leave the next
+        reply to evaluate its system prompt, history and notes again (one to three seconds here). The
+        cache of a few hundred tokens is a few MB and is copied out and back in milliseconds."""
+        import llama_cpp
+
+        llm = self._llm
+        ctx = llm._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        state = (ctypes.c_uint8 * size)()
+        kept = llama_cpp.llama_state_seq_get_data(ctx, state, size, 0) == size
+        tokens = llm.input_ids[: llm.n_tokens].copy()
+        try:
+            yield
+        finally:
+            if kept and llama_cpp.llama_state_seq_set_data(ctx, state, size, 0) == size:
+                llm.input_ids[: len(tokens)] = tokens
+                llm.n_tokens = len(tokens)
+            else:  # nothing trustworthy in the cache: the next prompt is evaluated whole
+                llm.n_tokens = 0
+            llm._requires_eval = True  # the last logits are not the restored prompt's
+
+    @property
+    def cached_tokens(self) -> int:
+        """Tokens in the KV cache now (the prompt evaluated so far, and any reply after it)."""
+        return self._llm.n_tokens
+
+    def count_prompt_tokens(self, messages: list[Message]) -> int:
+        """The prompt's length in tokens (for a model with its own chat template in the GGUF file)."""
+        if self._formatter is None:
+            raise ModelError(f"{self.name}: cannot count prompt tokens for chat format {self._llm.chat_format}")
+        return len(self._prompt_tokens(messages))
+
+    def _chat_formatter(self):
+        """The prompt template create_chat_completion uses, where it is the model's own (GGUF) one."""
+        from llama_cpp import llama_chat_format
+
+        llm = self._llm
+        template = llm.metadata.get("tokenizer.chat_template")
+        if llm.chat_format != "chat_template.default" or llm.chat_handler is not None or not template:
+            return None
+        def text(token: int) -> str:
+            return llm.detokenize([token], special=True).decode("utf-8", "replace") if token != -1 else ""
+
+        return llama_chat_format.Jinja2ChatFormatter(template=template, eos_token=text(llm.token_eos()),
+                                                     bos_token=text(llm.token_bos()),
+                                                     stop_token_ids=[llm.token_eos()])
+
+    def _prompt_tokens(self, messages: list[Message]):
+        import numpy as np
+
+        formatted = self._formatter(messages=messages)
+        return np.array(self._llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special,
+                                           special=True), dtype=np.intc)
+
+
+def _reply_start(first: list[int], openings: list[list[int]]):
+    """A logits processor (llama-cpp-python's) for how a reply may begin: never with a token of
+    `first`, nor with any of the token sequences of `openings` (only each one's last token is
+    banned, and only right after the rest of it, so the reply may share their first words)."""
+    import numpy as np
+
+    start: list[int] = []  # where the reply begins in the ids it is shown (the prompt's end)
+
+    def process(input_ids, scores):
+        if not start:
+            start.append(len(input_ids))
+        made = list(input_ids[start[0]:])
+        if not made:
+            scores[first] = -np.inf
+        for opening in openings:
+            if len(made) == len(opening) - 1 and made == opening[:-1]:
+                scores[opening[-1]] = -np.inf
+        return scores
+
+    from llama_cpp import LogitsProcessorList
+
+    return LogitsProcessorList([process])
+
+
+def _shared_prefix(a, b) -> int:
+    """How many tokens two token arrays share from their start."""
+    n = min(len(a), len(b))
+    differ = (a[:n] != b[:n]).nonzero()[0]
+    return int(differ[0]) if len(differ) else n
