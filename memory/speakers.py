@@ -5,6 +5,7 @@ enrols people, refreshes voiceprints from confident recognitions only, turns an 
 keeps talking into a provisional person (whose memories stay under that person until it is named or
 merged), and names, renames, merges and forgets people. Merge and forget each run in one transaction
 and leave no row that points at a person who is gone (the rows are moved by memory/tables/person_rows.py).
+Rows are checked and decoded by memory/speaker_records.py.
 
 The enrolment dialog itself ("my name is Priya" → "Shall I remember your voice as Priya?" → yes)
 is pure and lives in memory/enrolment.py; the voice loop drives it and calls `SpeakerBook.claim`.
@@ -12,17 +13,16 @@ is pure and lives in memory/enrolment.py; the voice loop drives it and calls `Sp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable, Iterable
 
 import numpy as np
 
 from audio.voiceprint import (ANCHORS, DEFAULT_MARGIN, DEFAULT_THRESHOLD, MAX_VOICEPRINTS, VOICE_DIM, Identification,
-                              UnknownVoices, VoiceprintError, check_embedding, decide, person_scores, prune_order,
-                              refresh_slot, should_refresh)
+                              UnknownVoices, decide, person_scores, prune_order, refresh_slot, should_refresh)
 
 from .errors import MemoryStoreError
+from .speaker_records import PersonSummary, SpeakerBookError, clean_name, decode_voiceprints, valid_embedding
 from .tables.person_rows import delete_person_rows, move_person_rows
 from .store import MemoryStore
 
@@ -31,38 +31,6 @@ OWNER_AFTER = 3              # consistent utterances before a desk's one person 
 PENDING_LIMIT = 6            # unknown voices tracked at once (the oldest is forgotten first)
 MIN_LEARN_SECONDS = 1.5      # shorter utterances neither refresh a voiceprint nor start a provisional person
 GUEST = "Guest"              # provisional people are called "Guest 1", "Guest 2", ...
-MAX_NAME = 60
-
-
-class SpeakerBookError(MemoryStoreError, ValueError):
-    """A bad voiceprint (wrong length, non-finite, damaged row) or a people operation that cannot be done."""
-
-
-def _valid(vector, what: str) -> np.ndarray:
-    try:
-        return check_embedding(vector, what)
-    except VoiceprintError as exc:
-        raise SpeakerBookError(str(exc)) from None
-
-
-def clean_name(name: str) -> str:
-    text = " ".join(str(name).split())
-    if not text:
-        raise SpeakerBookError("a person's name cannot be empty")
-    if len(text) > MAX_NAME:
-        raise SpeakerBookError(f"a person's name is at most {MAX_NAME} characters")
-    return text
-
-
-@dataclass(frozen=True)
-class PersonSummary:
-    id: int
-    name: str
-    provisional: bool
-    voiceprints: int
-    turns: int
-    memories: int
-    created: str
 
 
 class SpeakerBook:
@@ -83,22 +51,7 @@ class SpeakerBook:
                 rows = self.store.voiceprints()
             except MemoryStoreError as exc:
                 raise SpeakerBookError(f"the voiceprints in the memory store cannot be read ({exc})") from None
-            by_person: dict[int, tuple[list[int], list[np.ndarray]]] = {}
-            for vid, pid, blob in rows:
-                if blob is None:
-                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} has no vector in the memory store")
-                if not isinstance(blob, (bytes, bytearray, memoryview)) or len(blob) != 4 * VOICE_DIM:
-                    size = len(blob) if isinstance(blob, (bytes, bytearray, memoryview)) else type(blob).__name__
-                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} is damaged: {size} bytes, "
-                                           f"expected {4 * VOICE_DIM}")
-                vec = np.frombuffer(bytes(blob), dtype=np.float32)
-                if not np.all(np.isfinite(vec)) or not np.any(vec):
-                    raise SpeakerBookError(f"voiceprint {vid} of person {pid} is damaged: "
-                                           "it holds non-finite values or only zeros")
-                ids, vecs = by_person.setdefault(int(pid), ([], []))
-                ids.append(int(vid))
-                vecs.append(vec / np.linalg.norm(vec))
-            self._prints = {p: (ids, np.vstack(vecs)) for p, (ids, vecs) in by_person.items()}
+            self._prints = decode_voiceprints(rows)
         return self._prints
 
     def invalidate(self) -> None:
@@ -114,7 +67,7 @@ class SpeakerBook:
         return entry[1].copy() if entry else np.zeros((0, VOICE_DIM), dtype=np.float32)
 
     def scores(self, embedding) -> dict[int, float]:
-        q = _valid(embedding, "voice embedding")
+        q = valid_embedding(embedding, "voice embedding")
         return person_scores(q, {p: m for p, (_, m) in self._load().items()})
 
     def identify(self, embedding) -> Identification:
@@ -164,7 +117,7 @@ class SpeakerBook:
     def enrol(self, name: str, embeddings: Iterable) -> int:
         """Create the person (or add to the one of this name) with these voiceprints; returns the person id."""
         name = clean_name(name)
-        vectors = [_valid(e, f"voice embedding {i + 1}") for i, e in enumerate(embeddings)]
+        vectors = [valid_embedding(e, f"voice embedding {i + 1}") for i, e in enumerate(embeddings)]
         if not vectors:
             raise SpeakerBookError("enrolment needs at least one recording of the voice")
         with self.store.transaction():
@@ -193,7 +146,7 @@ class SpeakerBook:
     def refresh(self, person_id: int, embedding, identification: Identification,
                 seconds: float | None = None) -> str:
         """Learn from a recognised utterance if the recognition was confident: 'added', 'replaced' or 'skipped'."""
-        v = _valid(embedding, "voice embedding")
+        v = valid_embedding(embedding, "voice embedding")
         if identification.person != person_id or not should_refresh(identification, self.threshold):
             return "skipped"
         if seconds is not None and seconds < MIN_LEARN_SECONDS:
@@ -223,7 +176,7 @@ class SpeakerBook:
         threshold against the ones before), a provisional person is created with those voiceprints
         and its id returned. Until then, and for known voices, it returns None.
         """
-        v = _valid(embedding, "voice embedding")
+        v = valid_embedding(embedding, "voice embedding")
         if identification is not None and identification.known:
             return None
         if seconds is not None and seconds < MIN_LEARN_SECONDS:
@@ -244,7 +197,7 @@ class SpeakerBook:
         provisional_for groups unknown voices, so a visitor's few words form a group of their own),
         those become the person's voiceprints, and from then on a clearly different voice is a
         stranger. Returns True when it learned the voice."""
-        v = _valid(embedding, "voice embedding")
+        v = valid_embedding(embedding, "voice embedding")
         if self.has_voiceprints() or (seconds is not None and seconds < MIN_LEARN_SECONDS):
             return False
         agreed = self._owner.hear(v)
@@ -272,7 +225,7 @@ class SpeakerBook:
         """
         name = clean_name(name)
         self._name_free(name, except_id=person_id)
-        vectors = [_valid(e, "voice embedding") for e in embeddings]
+        vectors = [valid_embedding(e, "voice embedding") for e in embeddings]
         with self.store.transaction():
             if person_id is not None and self.store.person(person_id) is not None:
                 self.name(person_id, name)
