@@ -212,7 +212,19 @@ _SMALLTALK = re.compile(r"^\W*(hey|hi|hello|thanks|thank you|wow|yeah|yes|no|ok|
                         r"glad to hear|i'm glad|bye|see you|take care|haha|lol)\b[^.!?]{0,30}[.!?]*\s*$", re.I)
 
 
+# What a person is called before Hearth knows their name (assistant/config.py's "me" on a desk of
+# one): their notes stay in their own words ("I walked my dog"), never "me walked me's dog".
+PLACEHOLDER_NAMES = frozenset({"me", "person", "you"})
+
+
+def note_name(name: str) -> str:
+    """The name the person's notes call them by; "" keeps the notes in their own words."""
+    return "" if not name or name.strip().lower() in PLACEHOLDER_NAMES else name
+
+
 def third_person(text: str, name: str) -> str:
+    if not name:  # (their own words, as they said them)
+        return text
     for pattern, repl in _PRONOUNS:
         text = re.sub(pattern, (lambda m, r=repl: r(m, name)) if callable(repl) else repl.format(n=name), text)
     return text

@@ -39,8 +39,8 @@ def cross_nodes(affect: Affect | None, entities: list[str], turn_id: int, previo
         old = previous.get(entity)
         evidence = tuple(dict.fromkeys([*(old["evidence"] if old else []), turn_id]))
         confidence = min(1.0, (0.6 if affect.stated else 0.4) + 0.1 * (len(evidence) - 1))
-        who = f"{name} feels" if name else "Feels"
-        text = f"{who} {affect.label} about {entity}" + (f": {affect.cause}" if affect.cause else "")
+        who = f"{name} feels" if name else "I feel"
+        text = f"{who} {affect.label} about {entity}" + (f" because {affect.cause}" if affect.cause else "") + "."
         out.append(Node("cross", text, affect.label, affect.valence, affect.arousal, affect.cause, evidence,
                         round(confidence, 2), entity))
     return out
@@ -71,21 +71,27 @@ def consolidate(turns: list[tuple[int, str, Affect | None, str | None]], name: s
     turns: (turn id, text, affect, schema). A feeling that recurs in a schema, or any stated like or
     dislike, becomes an enduring trait; confidence grows with the evidence.
     """
-    who = name or "They"
+    who = name or "I"  # (no name: the person's own words, memory/extract.note_name)
+
+    def conjugated(verb: str) -> str:  # "loves" → "love" after "I"
+        return verb if name or verb.startswith("can't") else verb[:-1]
+
     by_feeling: dict[tuple[str, str], list[tuple[int, Affect]]] = defaultdict(list)
     nodes: list[Node] = []
     for turn_id, text, affect, schema in turns:
         if affect is not None:
             by_feeling[(affect.label, schema or "life")].append((turn_id, affect))
         for verb, obj, valence in stated_preferences(text):
-            nodes.append(Node("independent", f"{who} {verb} {third(obj)}", "fond" if valence > 0 else "averse", valence, 0.4,
+            nodes.append(Node("independent", f"{who} {conjugated(verb)} {third(obj)}.", "fond" if valence > 0 else "averse",
+                              valence, 0.4,
                               None, (turn_id,), 0.6, key=f"pref:{obj.lower()}"))
     for (label, schema), hits in by_feeling.items():
         if len(hits) < min_count:
             continue
         causes = [third(a.cause) for _, a in hits if a.cause][:2]
         valence, arousal, _ = EMOTIONS[label]
-        text = f"{who} tends to feel {label} about {schema}" + (f" (e.g. {'; '.join(causes)})" if causes else "")
+        text = (f"{who} {conjugated('tends')} to feel {label} about {schema}"
+                + (f", as when {' and when '.join(causes)}" if causes else "") + ".")
         nodes.append(Node("independent", text, label, valence, arousal, causes[0] if causes else None,
                           tuple(t for t, _ in hits), round(min(1.0, 0.3 + 0.2 * len(hits)), 2),
                           key=f"feel:{label}:{schema}"))

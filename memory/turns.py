@@ -45,7 +45,7 @@ class PersonMemory:
         person = store.person(person_id)
         if person is None:
             raise MemoryStoreError(f"no person {person_id} in the memory store")
-        self.name = person["name"]
+        self.name = extract.note_name(person["name"])  # what their notes call them ("" for "me")
         self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
@@ -108,7 +108,7 @@ class PersonMemory:
             result = rewrite(old_draft, old.text, new, facts.text, self.llm, self.name, names)
             summary_text, summary_draft = result.text, result.draft
             summary_vec = self.embedder.embed_one(summary_text)
-        fact_text = render(new)
+        fact_text = render(new, self.name)
         node_texts = []
         touched = [m.name for m in facts.mentions]
         if facts.affect:

@@ -3,8 +3,9 @@
 `rewrite()` asks the language model (when there is one) for the new memory in a constrained one-line
 format, then `verify()`s it: every essential keyword of the old version that the turn does not
 contradict survives, no entity appears that no turn mentioned, the length is bounded, the emotion is
-named. When the model is absent or its answer fails the check, `compose()` writes it deterministically:
-"Earlier: <history>. Now (<date>): <current>. Feels <emotion> because <cause>."
+named. When the model is absent or its answer fails the check, `compose()` writes it deterministically,
+and `render()` says it in plain sentences a person can read: "<current>. Before that, on <date>,
+<history>. <Name> feels <emotion> because <cause>."
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from . import lexicon as lx
 
 MAX_WORDS = 90          # an item's whole text
-HISTORY_WORDS = 45      # the "Earlier:" part of a deterministic composition
+HISTORY_WORDS = 45      # the "Before that" part of a deterministic composition
 _CHANGE = re.compile(r"\b(no longer|not|never|quit|quitting|left|stopped|ended|over|cancel\w*|recovered from|"
                      r"finished|gave up|sold|lost)\s+(?:\w+\s+){0,3}$", re.I)
 
@@ -32,16 +33,26 @@ class Draft:
     method: str = "new"
 
 
-def render(d: Draft) -> str:
-    parts = []
+_DATED = re.compile(r"^(\d{1,2} [A-Z][a-z]+ \d{4}): ")  # a history segment's date, as compose() writes it
+
+
+def render(d: Draft, name: str = "") -> str:
+    """The item's text as a person reads it in the window: what is true now, then what came before
+    with its dates, then the feeling and its cause. `name`: the person's ("" for one not known by a
+    name, whose notes stay in their own words: "I feel…")."""
+    parts = [_sentence(d.current)]
     if d.history:
-        parts.append(f"Earlier: {d.history.rstrip('. ')}.")
-        parts.append(f"Now: {d.current.rstrip('. ')}.")
-    else:
-        parts.append(f"{d.current.rstrip('. ')}.")
+        before = [_DATED.sub(r"on \1, ", segment) for segment in re.split(r";\s+", d.history.strip().rstrip("."))]
+        parts.append(_sentence("Before that, " + "; ".join(before)))
     if d.emotion and d.emotion.lower()[:5] not in d.current.lower():
-        parts.append(f"Feels {d.emotion}" + (f" because {d.cause.rstrip('. ')}." if d.cause else "."))
+        who = f"{name} feels" if name else "I feel"
+        parts.append(_sentence(f"{who} {d.emotion}" + (f" because {d.cause.rstrip('. ')}" if d.cause else "")))
     return " ".join(parts)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".;, ")
+    return text[:1].upper() + text[1:] + "."
 
 
 _STOP = set("""a an the and or but so of to in on at for with from by as is are was were be been being have has had
@@ -143,12 +154,12 @@ def bound_history(segments: list[str], max_words: int = HISTORY_WORDS) -> str:
     return "; ".join(reversed(kept))
 
 
-def compose(old: Draft, new: Draft) -> Draft:
+def compose(old: Draft, new: Draft, name: str = "") -> Draft:
     """The deterministic integrative memory: the old one becomes history, the turn the current situation."""
     segments = [s for s in re.split(r";\s+", old.history) if s] if old.history else []
     segments.append(f"{old.when}: {old.current}" if old.when and old.when not in old.current else old.current)
     if old.emotion and old.emotion.lower()[:5] not in old.current.lower():
-        segments[-1] += f", felt {old.emotion}" + (f" ({old.cause})" if old.cause else "")
+        segments[-1] += f", and {name or 'I'} felt {old.emotion}" + (f" because {old.cause}" if old.cause else "")
     emotion, cause = (new.emotion, new.cause) if new.emotion else (old.emotion, old.cause)
     return replace(new, history=bound_history(segments), emotion=emotion, cause=cause,
                    provenance=tuple(dict.fromkeys(old.provenance + new.provenance)), method="compose")
@@ -187,7 +198,7 @@ class Rewrite:
 def rewrite(old: Draft, old_text: str, new: Draft, turn_text: str, llm=None, name: str = "",
             known_names: set[str] = frozenset(), max_tokens: int = 120) -> Rewrite:
     """The new version of an item: the model's integrative memory if it passes `verify`, else `compose`."""
-    composed = compose(old, new)
+    composed = compose(old, new, name)
     if llm is not None:
         try:
             reply = llm.complete(prompt_messages(name, old_text, new), max_tokens=max_tokens, temperature=0.0)
@@ -199,5 +210,5 @@ def rewrite(old: Draft, old_text: str, new: Draft, turn_text: str, llm=None, nam
             if check.ok:
                 draft = replace(composed, method="llm")
                 return Rewrite(text, draft, check, True)
-        return Rewrite(render(composed), composed, check, False)
-    return Rewrite(render(composed), composed, Check(False, "no model"), False)
+        return Rewrite(render(composed, name), composed, check, False)
+    return Rewrite(render(composed, name), composed, Check(False, "no model"), False)

@@ -47,8 +47,8 @@ def test_a_note_is_said_to_the_person():
     note = "Dana is a bit worried, because Max has been limping since Sunday (29 November 2026)"
     assert as_said_to_them(note, "Dana") == "You are a bit worried, because Max has been limping since Sunday"
     assert as_said_to_them("Dana's sister Anna is getting married.", "Dana") == "Your sister Anna is getting married"
-    # the unnamed owner of a single-person desk is "me" in their notes
-    assert as_said_to_them("me walked me's dog", "me") == "You walked your dog"
+    # the unnamed owner of a single-person desk: their notes are in their own words
+    assert as_said_to_them("I walked my dog, and I'm glad", "") == "You walked your dog, and you're glad"
     assert to_them("My sister lives in Porto.") == "your sister lives in Porto"
 
 

@@ -2,6 +2,8 @@
 
 from datetime import date, datetime
 
+import re
+
 import pytest
 
 from memory import affect, dates, extract, persona, ranking, update
@@ -135,6 +137,32 @@ def test_compose_keeps_history_current_emotion_cause_and_provenance():
     assert d.provenance == (1, 2) and d.method == "compose"
 
 
+def test_an_integrative_memory_reads_as_plain_sentences():
+    d = update.compose(old_draft(), new_draft(), "Dana")
+    assert update.render(d, "Dana") == (
+        "Dana is fully recovered and went back to the office. Before that, on 2 March 2026, Dana tested "
+        "positive for COVID and is worried about the project deadline. Dana feels relieved because fully recovered.")
+    twice = update.compose(d, Draft("Dana ran a half marathon", "2 May 2026", provenance=(3,)), "Dana")
+    text = update.render(twice, "Dana")
+    assert text.startswith("Dana ran a half marathon. Before that, on 2 March 2026, Dana tested positive")
+    assert "; on 20 March 2026, Dana is fully recovered" in text and "and Dana felt relieved because" in text
+    assert not re.search(r"\b(?:Earlier|Now|Feels)\b|: ", text)  # no labels, no layout
+
+
+def test_the_notes_of_a_person_without_a_name_stay_in_their_own_words():
+    facts = extract.analyse("I walked my dog Max and I'm worried about his leg.", D, [], extract.note_name("me"))
+    assert facts.fact == "I walked my dog Max and I'm worried about his leg"
+    assert extract.note_name("me") == "" and extract.note_name("Dana") == "Dana"
+    d = update.compose(Draft("I walked my dog Max", "2 March 2026", emotion="happy", cause="the walk"),
+                       Draft("Max is limping", "3 March 2026", emotion="worried"), "")
+    assert update.render(d, "") == ("Max is limping. Before that, on 2 March 2026, I walked my dog Max, and I felt "
+                                    "happy because the walk. I feel worried.")
+    node, = persona.cross_nodes(affect.detect_affect("I'm worried, Max is limping."), ["Max"], 5)
+    assert node.text.startswith("I feel worried about Max")
+    turns = [(1, "I love hiking.", None, "hobbies")]
+    assert [n.text for n in persona.consolidate(turns, "")] == ["I love hiking."]
+
+
 def test_compose_bounds_a_long_history():
     d = old_draft()
     for i in range(30):
@@ -191,7 +219,7 @@ def test_rewrite_uses_model_only_when_verified(reply, used):
     out = update.rewrite(old, update.render(old), new_draft(), "I'm fully recovered, so relieved.", model, "Dana")
     assert model.calls == 1 and out.used_llm is used
     if not used:
-        assert out.text == update.render(update.compose(old, new_draft()))
+        assert out.text == update.render(update.compose(old, new_draft(), "Dana"), "Dana")
     assert "COVID" in out.text and "relieved" in out.text
 
 
@@ -222,7 +250,7 @@ def test_consolidate_recurring_feeling_and_likes():
     nodes = persona.consolidate(turns, "Dana")
     texts = [n.text for n in nodes]
     assert any("tends to feel nervous about plans" in t for t in texts)
-    assert "Dana loves hiking" in texts
+    assert "Dana loves hiking." in texts
     assert persona.consolidate(turns[:1], "Dana") == []
 
 

@@ -115,14 +115,15 @@ def in_my_words(block: str, name: str | None) -> str:
                      if line.startswith("- ") else line for line in block.splitlines())
 
 
-# The labels an integrative memory's text carries ("Earlier: 1 December 2026: …. Now: …."): the
-# small model read "Earlier: <date>:" as a header and answered "you haven't told me" past the fact
-# after it. The sentences alone say the same.
+# The labels an integrative memory's text carried in stores written before memory/update.render
+# wrote plain sentences ("Earlier: 1 December 2026: …. Now: …."): the small model read "Earlier:
+# <date>:" as a header and answered "you haven't told me" past the fact after it. The sentences
+# alone say the same.
 _SCAFFOLD = re.compile(r"\b(?:Earlier|Now)(?: \([^)]*\))?:\s*(?:\d{1,2} [A-Z][a-z]+ \d{4}:\s*)?")
 
 
-# A feeling's note ("Dana feels worried about Max: Max is limping"): said as a sentence, its cause
-# after "because" (the colon's layout was read back as it stood).
+# A feeling's note in an older store ("Dana feels worried about Max: Max is limping"): said as a
+# sentence, its cause after "because" (the colon's layout was read back as it stood).
 _FEELING_CAUSE = re.compile(r"^((?:I feel|Feels|I|\w+ feels) [\w-]+ about [^:]{1,60}): ")
 
 
