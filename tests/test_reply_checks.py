@@ -170,6 +170,18 @@ def test_what_the_notes_say_they_did_is_turned_to_you():
     assert rp.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
 
 
+def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
+    assert rp.their_name_for_another("Your daughter is named Sam.", "Sam") == ["Your daughter is named Sam"]
+    assert rp.their_name_for_another("Sam is your daughter.", "Sam") == ["Sam is your daughter"]
+    assert rp.their_name_for_another("Your new puppy's called Sam!", "sam")
+    assert rp.their_name_for_another("Your daughter's name is Sam.", "Sam")
+    assert rp.perspective_errors("Your daughter is named Sam.", "Sam", set())
+    for fine in ("Your name is Sam.", "Your daughter is named Lily.", "Your dog is Sam's best friend.",
+                 "Your daughter is lucky, Sam."):
+        assert not rp.their_name_for_another(fine, "Sam"), fine
+    assert not rp.their_name_for_another("Your dog is me.", "me")  # no name known: nothing to confuse
+
+
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     told = rc.unearned_openings("I just got back from a long walk with my dog Max.")
     assert {"You're", "You are welcome", "You are right"} <= set(told)
@@ -177,6 +189,8 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
     asked = rc.unearned_openings("I think we should leave early, don't you think?")
     assert "You are right" not in asked and "You're" not in asked and "You are welcome" in asked
+    for heard in ("Do you think she will settle in?", "Thanks! What should I cook tonight?"):
+        assert "That's a good question" in rc.unearned_openings(heard)  # praise answers no question
 
 
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():

@@ -19,7 +19,7 @@ from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.perspective import repaired
+from assistant.reply.perspective import repaired, their_name_for_another
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -70,8 +70,10 @@ class Generator:
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
 
-        def unfounded(piece: str) -> bool:  # the examples' notes, or a number nobody said, not this conversation
-            return borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
+        def unfounded(piece: str) -> bool:
+            """The examples' notes, a number nobody said, or the person's own name given to one of theirs."""
+            return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
+                    or bool(name and their_name_for_another(piece, name)))
 
         last = ""
         for piece in own_words(begun_well(reply, job.heard, earlier, unfounded), job.heard, earlier, unfounded):

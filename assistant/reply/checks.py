@@ -105,7 +105,10 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     right" to no opinion (to "I'm worried, Max is limping"). The model is kept from them from its
     first token (models.llm_local), which costs no second try."""
     thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
-    openings: list[str] = [] if thanked else ["You are welcome", "You are very welcome"]
+    # praise of the question answers none of it ("That's a good question!", and nothing after it)
+    openings: list[str] = ["That's a good question", "That is a good question", "Good question", "Great question",
+                           "What a great question"]
+    openings += [] if thanked else ["You are welcome", "You are very welcome"]
     openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
                                   "That is right", "Exactly"]
     # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing

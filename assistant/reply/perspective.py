@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from memory.extract import PLACEHOLDER_NAMES
 from memory.ranking import word_set
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
@@ -34,7 +35,7 @@ UNNAMED = "the user"
 
 
 def _names(person: str) -> list[str]:
-    named = person and person.lower() not in {"me", "person", "you", UNNAMED}
+    named = person and person.lower() not in PLACEHOLDER_NAMES | {UNNAMED}
     return [person, UNNAMED] if named else [UNNAMED]
 
 
@@ -105,10 +106,25 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     return found
 
 
+def their_name_for_another(reply: str, person: str) -> list[str]:
+    """The person's own name given as the name of someone or something of theirs: "Your daughter is
+    named Sam" (to Sam), "Sam is your daughter". A small model reaches for the one name in its
+    prompt when it has none to give."""
+    if person.lower() in PLACEHOLDER_NAMES | {UNNAMED, ""}:
+        return []
+    name = rf"{re.escape(person)}\b(?!['’]s)"
+    theirs = r"\byour\s+(?!name\b)(?:[a-z]+\s+){0,2}[a-z]+"  # "your daughter", "your new puppy"
+    given = (rf"{theirs}(?:\s+(?:is|was|are)|['’]s)\s+(?:(?:named|called)\s+)?{name}"
+             rf"|{theirs}['’]s\s+name\s+(?:is|was)\s+{name}"
+             rf"|\b{name}\s+(?:is|was)\s+your\s+(?!name\b)[a-z]+")
+    return [m.group(0) for m in re.finditer(given, reply, re.I)]
+
+
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
-    """Every slip of perspective: about the person by name, their things as Hearth's, or what they
-    did told as Hearth's own doing."""
-    return third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, list(said))
+    """Every slip of perspective: about the person by name, their things as Hearth's, what they did
+    told as Hearth's own doing, or their own name given to one of theirs."""
+    return (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, list(said))
+            + their_name_for_another(reply, person))
 
 
 _FIRST_TO_SECOND = {"i'm": "you're", "i am": "you are", "i was": "you were", "i've": "you've", "i'd": "you'd",
@@ -161,7 +177,7 @@ def _at_start(text: str, at: int) -> bool:
 def _name_to(text: str, person: str, subject_word: str, possessive_word: str, verbs: dict[str, str]) -> str:
     """The person's name as a subject or possessive turned to another word (a name that addresses
     them stays)."""
-    if not person or person.lower() in {"me", "person", "you"}:
+    if not person or person.lower() in PLACEHOLDER_NAMES:
         return text
 
     def cased(word: str, m: re.Match) -> str:
