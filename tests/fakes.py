@@ -201,3 +201,18 @@ class HeldSink:
 
     def close(self) -> None:
         self._done.set()
+
+
+class SlowStartSink(HeldSink):
+    """A HeldSink whose start_reply() waits until the test lets it go on (`starting` is set while it
+    waits): a device slow to start, with the first of a reply's audio not yet handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.starting = threading.Event()
+        self.go_on = threading.Event()
+
+    def start_reply(self, turn_id: int) -> None:
+        self.starting.set()
+        self.go_on.wait()
+        super().start_reply(turn_id)

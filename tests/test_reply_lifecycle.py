@@ -18,15 +18,15 @@ from assistant.reply.checks import NOT_TOLD_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
-from fakes import GatedChat, HeldSink, ScriptedAsr, ToneTts
+from fakes import GatedChat, HeldSink, ScriptedAsr, SlowStartSink, ToneTts
 
 REPLY = "Your dog is called Biscuit. He is a good dog."
 UTTERANCE = np.full(16_000, 0.01, dtype=np.float32)
 
 
 class Run:
-    def __init__(self, test_config, *transcripts: str, chat: GatedChat | None = None, tts=None) -> None:
-        self.asr, self.chat, self.sink = ScriptedAsr(*transcripts), chat or GatedChat(REPLY), HeldSink()
+    def __init__(self, test_config, *transcripts: str, chat: GatedChat | None = None, tts=None, sink=None) -> None:
+        self.asr, self.chat, self.sink = ScriptedAsr(*transcripts), chat or GatedChat(REPLY), sink or HeldSink()
         self.events: list[ev.Event] = []
         self.history = History()
         engines = Engines(vad=None, asr=self.asr, llm=self.chat, tts=tts or ToneTts())
@@ -71,6 +71,32 @@ def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
     assert kinds[0] is ev.AsrDone and ev.FirstAudio in kinds and kinds[-1] is ev.ReplyDone
     assert r.seen(ev.ReplyDone)[0].text == REPLY and not r.seen(ev.ReplyDone)[0].interrupted
     assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+def test_a_released_reply_is_heard_whole_before_it_is_done_however_slow_the_sink_is_to_take_it(run):
+    # A reply made whole in the silence is released at the endpoint, its held audio handed to the
+    # sink then. The speaking stage, which had only waited for the release, asked the sink to finish
+    # before that audio was there: the reply was done at once, with 8 s of it still to play and no
+    # barge-in able to stop it (a full-suite run of test_streaming's talk-over).
+    import threading
+
+    r = run("What is my dog called?", sink=SlowStartSink())
+    r.chat.open()
+    job = r.responder.start(1, 1, UTTERANCE, speculative=True)
+    assert r.chat.finished.wait(5)
+    r.until(lambda: len(job.held_audio) == 2)  # both sentences voiced, held
+    releasing = threading.Thread(target=r.responder.release, args=(1,))
+    releasing.start()
+    assert r.sink.starting.wait(5)
+    time.sleep(0.2)  # time enough for the speaking stage to reach the sink, were it let through
+    assert not r.sink.finishing.is_set() and r.seen(ev.ReplyDone) == []
+    r.sink.go_on.set()
+    releasing.join(5)
+    r.until(lambda: r.sink.finishing.is_set())
+    assert len(r.sink.played[1]) == 2  # all of it handed on before the reply waits to be heard
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    assert r.seen(ev.ReplyDone)[0].text == REPLY
 
 
 def test_a_speculative_reply_is_dropped_without_a_trace_when_the_person_resumes(run):

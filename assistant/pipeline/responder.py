@@ -301,7 +301,8 @@ class Responder:
         """On the speaking stage, after the reply's last sentence: it finishes once all of it is heard."""
         # A reply made whole within the silence waits there for the endpoint, or for the person to go on.
         job.settled.wait()
-        self._check(job)
+        with self._lock:  # release() hands the held audio to the sink under the lock: all of it is there now
+            self._check(job)
         self.sink.finish_reply()  # waits until it has all been heard
         reply = " ".join(sentence for sentence, _ in job.sentences)
         with self._lock:
