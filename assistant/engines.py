@@ -49,6 +49,16 @@ def load_llm(config: Config) -> ChatModel:
                         repeatable=config.repeatable_replies)
 
 
+def load_vad(config: Config) -> SileroVad:
+    return SileroVad(config.vad_threshold)
+
+
+def load_asr(config: Config) -> WhisperTranscriber:
+    if config.asr_model:
+        return WhisperTranscriber(Path(config.asr_model).expanduser(), threads=config.threads)
+    return WhisperTranscriber(bundled.whisper_dir(), threads=config.threads, name="whisper-tiny.en")
+
+
 def load_engines(config: Config, progress: Progress | None = None) -> Engines:
     report = progress or (lambda *_: None)
 
@@ -59,12 +69,8 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         report(name, "ready", time.monotonic() - start)
         return engine
 
-    vad = timed("vad", lambda: SileroVad(config.vad_threshold))
-    if config.asr_model:
-        asr = timed("asr", lambda: WhisperTranscriber(Path(config.asr_model).expanduser(), threads=config.threads))
-    else:
-        asr = timed("asr", lambda: WhisperTranscriber(bundled.whisper_dir(), threads=config.threads,
-                                                      name="whisper-tiny.en"))
+    vad = timed("vad", lambda: load_vad(config))
+    asr = timed("asr", lambda: load_asr(config))
     llm = timed("llm", lambda: load_llm(config))
     if config.tts_voice:
         voice = Path(config.tts_voice).expanduser()
@@ -89,4 +95,4 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
     return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice)
 
 
-__all__ = ["Engines", "load_engines", "load_llm", "ModelError"]
+__all__ = ["Engines", "load_asr", "load_engines", "load_llm", "load_vad", "ModelError"]

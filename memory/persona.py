@@ -40,7 +40,9 @@ def cross_nodes(affect: Affect | None, entities: list[str], turn_id: int, previo
         evidence = tuple(dict.fromkeys([*(old["evidence"] if old else []), turn_id]))
         confidence = min(1.0, (0.6 if affect.stated else 0.4) + 0.1 * (len(evidence) - 1))
         who = f"{name} feels" if name else "I feel"
-        text = f"{who} {affect.label} about {entity}" + (f" because {affect.cause}" if affect.cause else "") + "."
+        # (the cause after a colon: "because" read the same but was found less often, LoCoMo's evidence
+        # recall 57.4% → 56.0% in benchmarks/memory.py)
+        text = f"{who} {affect.label} about {entity}" + (f": {affect.cause}" if affect.cause else "")
         out.append(Node("cross", text, affect.label, affect.valence, affect.arousal, affect.cause, evidence,
                         round(confidence, 2), entity))
     return out

@@ -105,6 +105,14 @@ class WhisperTranscriber:
         )
         return " ".join(s.text.strip() for s in segments).strip()
 
+    def word_times(self, audio: np.ndarray) -> list[tuple[str, float, float]]:
+        """(word, start, end) in seconds for each word heard, from faster-whisper's own word
+        timestamps: for benchmarks that cut speech at word boundaries, not for the reply path."""
+        segments, _ = self._model.transcribe(np.asarray(audio, dtype=np.float32), language=self.language,
+                                             beam_size=self.beam_size, vad_filter=False,
+                                             condition_on_previous_text=False, word_timestamps=True)
+        return [(w.word.strip(), float(w.start), float(w.end)) for s in segments for w in (s.words or [])]
+
     def transcribe_partial(self, audio: np.ndarray, wanted: Callable[[], bool] = lambda: True) -> str | None:
         """While the person is still speaking: the fitted window only. An unsure decode is not done
         again in the full window (three times the work, and the next partial comes soon), and none

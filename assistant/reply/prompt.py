@@ -122,8 +122,8 @@ def in_my_words(block: str, name: str | None) -> str:
 _SCAFFOLD = re.compile(r"\b(?:Earlier|Now)(?: \([^)]*\))?:\s*(?:\d{1,2} [A-Z][a-z]+ \d{4}:\s*)?")
 
 
-# A feeling's note in an older store ("Dana feels worried about Max: Max is limping"): said as a
-# sentence, its cause after "because" (the colon's layout was read back as it stood).
+# A feeling's note ("Dana feels worried about Max: Max is limping"): said as a sentence, its cause
+# after "because" (the colon's layout was read back as it stood).
 _FEELING_CAUSE = re.compile(r"^((?:I feel|Feels|I|\w+ feels) [\w-]+ about [^:]{1,60}): ")
 
 

@@ -1,0 +1,207 @@
+"""Turn ends on real speech: is a thinking pause taken for the end of a turn, and how long does a
+person who has finished wait?
+
+    .venv/bin/python benchmarks/turns.py [--clips FILE ...] [--pauses 0.6,1.0,1.5] [--no-loop] [--json FILE]
+
+(a) Hesitations: each clip (default: the shared asr clips) with a silence of each pause length put
+    in at one word boundary in the middle of a sentence (word times from Whisper: the boundary
+    nearest the middle of the clip that ends no sentence or clause), where a person thinking would
+    pause. An endpoint inside that pause is a cut-off.
+(b) Finished turns: the same clips whole, then silence; the endpoint delay is from the end of the
+    last word (Whisper's) to the endpoint: what the person waits.
+(c) The meeting clips' cut-offs, as benchmarks/latency.py counts them.
+(d) Speech end to first audio through the full streaming loop, real-time, on the same clips
+    (--no-loop leaves it out: it is the slow part).
+
+Each of (a)-(c) runs the endpointer as the loop does ("adaptive": once the person falls silent, the
+utterance's transcript sets how long a silence ends it, assistant/pipeline/end_silence.py), and
+with the fixed silence alone, for comparison. The JSON's top-level figures are the loop's
+(adaptive): `cutoff_rate` keyed by pause length ("0.6", "1.0", "1.5"), `endpoint_delay_ms`
+(`p50`, `p95`); `backchannel` is null until backchannels are measured (issue 26, item 3).
+Pauses are digital silence: a room's noise in a real pause only makes the VAD's task harder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other benchmarks, as modules
+from latency import cutoffs, default_clips, replay_all  # noqa: E402  (puts the project on sys.path)
+
+from assistant.config import load_config  # noqa: E402
+from assistant.pipeline.end_silence import end_silence_for  # noqa: E402
+from assistant.pipeline.loop import LoopOptions, endpoint_settings  # noqa: E402
+from assistant.timings import summarize  # noqa: E402
+from audio.endpointer import Signal  # noqa: E402
+from audio.listener import Listener  # noqa: E402
+from audio.sources import SAMPLE_RATE, framer, read_audio_file  # noqa: E402
+
+TAIL_SECONDS = 2.5  # silence after a finished turn: longer than any end silence the loop waits
+_ENDS_CLAUSE = tuple(".?!,;:…-")
+
+
+def pause_point(words: list[tuple[str, float, float]]) -> tuple[int, float] | None:
+    """Where a thinking pause goes: (index of the word after it, the time between the two words),
+    at the boundary nearest the clip's middle that ends no sentence or clause and has two words on
+    either side. None for a clip too short to have one."""
+    if len(words) < 5:
+        return None
+    middle = (words[0][1] + words[-1][2]) / 2
+    candidates = [i for i in range(2, len(words) - 1) if not words[i - 1][0].endswith(_ENDS_CLAUSE)]
+    if not candidates:
+        return None
+    i = min(candidates, key=lambda k: abs(words[k][1] - middle))
+    return i, (words[i - 1][2] + words[i][1]) / 2
+
+
+def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool) -> list[float]:
+    """The times (seconds into the audio) at which the endpointer ends a turn, as the loop runs it."""
+    vad.reset()
+    listener = Listener(vad.probability, endpoint_settings(config), config.vad_threshold)
+    times = []
+    for heard in listener.hear(framer(iter([audio]))):
+        signal = heard.step.signal
+        if signal is Signal.SPEECH_START:
+            listener.endpointer.set_end_silence(config.end_silence_ms / 1000)
+        elif signal is Signal.SILENCE_START and adaptive:
+            text = asr.transcribe(listener.current_audio())  # the loop transcribes the utterance in the silence
+            listener.endpointer.set_end_silence(end_silence_for(text, config.end_silence_ms) / 1000)
+        elif signal is Signal.ENDPOINT:
+            times.append(heard.frame.media_end)
+    return times
+
+
+def clip_rows(clip: Path, vad, asr, config, pauses: list[float]) -> list[dict]:
+    audio = read_audio_file(clip)
+    words = asr.word_times(audio)
+    tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE), dtype=np.float32)
+    rows = []
+    last_word_end = words[-1][2] if words else len(audio) / SAMPLE_RATE
+    for adaptive in (True, False):
+        ends = endpoint_times(np.concatenate([audio, tail]), vad, asr, config, adaptive)
+        after = [t for t in ends if t >= last_word_end - 0.05]
+        rows.append({"clip": clip.name, "kind": "whole", "adaptive": adaptive, "endpoints": ends,
+                     "delay_ms": (after[0] - last_word_end) * 1000 if after else None,
+                     "cut_before_the_end": sum(t < last_word_end - 0.05 for t in ends)})
+    point = pause_point(words)
+    if point is None:
+        return rows
+    index, at = point
+    cut_at = int(at * SAMPLE_RATE)
+    for pause in pauses:
+        gap = np.zeros(int(pause * SAMPLE_RATE), dtype=np.float32)
+        paused = np.concatenate([audio[:cut_at], gap, audio[cut_at:], tail])
+        resumes = words[index][1] + pause  # the next word's start, moved by the pause
+        for adaptive in (True, False):
+            ends = endpoint_times(paused, vad, asr, config, adaptive)
+            rows.append({"clip": clip.name, "kind": "pause", "pause": pause, "adaptive": adaptive,
+                         "after_word": words[index - 1][0], "at": round(at, 2), "endpoints": ends,
+                         "cut": any(at < t < resumes for t in ends)})
+    return rows
+
+
+def _percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"p50": None, "p95": None, "n": 0}
+    return {"p50": float(np.percentile(values, 50)), "p95": float(np.percentile(values, 95)), "n": len(values)}
+
+
+def summary(rows: list[dict], pauses: list[float], adaptive: bool) -> dict:
+    mine = [r for r in rows if r["adaptive"] is adaptive]
+    rates = {}
+    for pause in pauses:
+        paused = [r for r in mine if r["kind"] == "pause" and r["pause"] == pause]
+        rates[f"{pause:.1f}"] = sum(r["cut"] for r in paused) / len(paused) if paused else None
+    whole = [r for r in mine if r["kind"] == "whole"]
+    delays = [r["delay_ms"] for r in whole if r["delay_ms"] is not None]
+    return {"cutoff_rate": rates, "endpoint_delay_ms": _percentiles(delays),
+            "whole_clips_cut_before_the_end": sum(r["cut_before_the_end"] > 0 for r in whole), "whole_clips": len(whole)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clips", nargs="+", type=Path, default=[], help="recordings (default: the shared asr clips)")
+    parser.add_argument("--pauses", default="0.6,1.0,1.5", help="pause lengths in seconds")
+    parser.add_argument("--no-loop", action="store_true", help="leave out speech end to first audio through the loop")
+    parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    clips = args.clips or default_clips()
+    pauses = [float(p) for p in args.pauses.split(",") if p.strip()]
+    started = time.monotonic()
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        config = replace(load_config(args.config), data_dir=str(tmp / "memory"))
+        if args.no_loop:  # the endpointer needs only these two
+            from types import SimpleNamespace
+
+            from assistant.engines import load_asr, load_vad
+
+            engines = SimpleNamespace(vad=load_vad(config), asr=load_asr(config))
+        else:
+            from assistant.engines import load_engines
+            from assistant.memory_access.remembering import open_memory_store
+
+            engines = load_engines(config)
+        rows = []
+        for clip in clips:
+            rows += clip_rows(clip, engines.vad, engines.asr, config, pauses)
+            print(f"  {clip.name}", file=sys.stderr)
+        report: dict = {"clips": [str(c) for c in clips], "end_silence_ms": config.end_silence_ms, "pauses": pauses}
+        report.update(summary(rows, pauses, adaptive=True))
+        report["fixed"] = summary(rows, pauses, adaptive=False)
+        report["meeting_cutoffs"] = cutoffs(engines, config)
+        report["backchannel"] = None  # not measured yet (issue 26, item 3)
+        if not args.no_loop:
+            engines.llm.complete([{"role": "user", "content": "hello"}], max_tokens=4)  # warm, as start-up does
+            store = open_memory_store(config, engines)
+            turns = replay_all(clips, engines, config, store, LoopOptions(), tmp / "loop")
+            report["speech_end_to_first_audio"] = summarize([t["stages"] for t in turns if t["answered"]]).get(
+                "speech_end_to_first_audio")
+            if store:
+                store.close()
+        report["rows"] = rows
+        report["wall_seconds"] = time.monotonic() - started
+
+    print(f"\nturn ends on {len(clips)} clips, {config.end_silence_ms} ms end silence")
+    print(f"{'':28}{'the loop (adaptive)':>22}{'fixed silence':>16}")
+    for key in report["cutoff_rate"]:
+        mine, fixed = report["cutoff_rate"][key], report["fixed"]["cutoff_rate"][key]
+        print(f"{'cut-offs at a ' + key + ' s pause':28}{_fraction(mine):>22}{_fraction(fixed):>16}")
+    for name in ("p50", "p95"):
+        mine, fixed = report["endpoint_delay_ms"][name], report["fixed"]["endpoint_delay_ms"][name]
+        print(f"{'endpoint delay ' + name:28}{_ms(mine):>22}{_ms(fixed):>16}")
+    print(f"{'whole clips cut before end':28}{report['whole_clips_cut_before_the_end']:>22}"
+          f"{report['fixed']['whole_clips_cut_before_the_end']:>16}")
+    for mode, c in report["meeting_cutoffs"].items():
+        print(f"meeting clips ({mode}): {c['cut_offs']} of {c['endpoints']} endpoints cut a speaker off")
+    first_audio = report.get("speech_end_to_first_audio")
+    if first_audio:
+        print(f"speech end to first audio (streaming loop): p50 {first_audio['p50'] * 1000:.0f} ms, "
+              f"p95 {first_audio['p95'] * 1000:.0f} ms")
+    print("backchannels: not measured yet")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+def _fraction(value) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _ms(value) -> str:
+    return "-" if value is None else f"{value:.0f} ms"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
