@@ -243,6 +243,19 @@ def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was
     assert [e.text for e in r.seen(ev.SentenceReady)] == [NOT_TOLD_REPLY]
 
 
+def test_their_own_name_given_to_one_of_theirs_is_left_unsaid(run):
+    # "Hi, I'm Sam." told, unenrolled; asked the daughter's name, the model gives the one name it has
+    r = run("Hi, I'm Sam. My daughter started at a new school.", "What is my daughter called?",
+            chat=GatedChat("That's lovely news.", *["Your daughter is named Sam."] * 3))  # every try of the second
+    r.chat.open()
+    for job in (1, 2):
+        r.responder.start(job, job, UTTERANCE, speculative=False)
+        r.until(lambda: r.sink.finishing.is_set())
+        r.sink.heard_all()
+        r.responder.wait(job, timeout=5)
+    assert [e.text for e in r.seen(ev.SentenceReady)] == ["That's lovely news.", NOT_TOLD_REPLY]
+
+
 def test_carried_words_are_joined_to_the_partials_of_what_follows():
     carry = CarriedUtterance()
     assert carry.joined("he might") == "he might"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from memory.enrolment import enrolment_intent
+
 from assistant import events as ev
 from assistant.clock import Clock
 from assistant.config import Config
@@ -70,10 +72,13 @@ class Generator:
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
 
+        # the person's name, known or given this session ("Hi, I'm Sam" before any enrolment)
+        own_names = {n for n in (name, *map(enrolment_intent, said)) if n}
+
         def unfounded(piece: str) -> bool:
             """The examples' notes, a number nobody said, or the person's own name given to one of theirs."""
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
-                    or bool(name and their_name_for_another(piece, name)))
+                    or any(their_name_for_another(piece, own) for own in own_names))
 
         last = ""
         for piece in own_words(begun_well(reply, job.heard, earlier, unfounded), job.heard, earlier, unfounded):
