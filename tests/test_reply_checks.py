@@ -128,7 +128,11 @@ def test_a_start_made_only_of_the_words_just_heard_waits_for_the_next_piece():
     heard = "What did I do before that?"
     assert rc.undecided_start("Before that,", heard)
     assert not rc.undecided_start("Before that, you went home.", heard)  # it says something of its own
-    assert not rc.undecided_start("Yes,", heard) and not rc.undecided_start("Before that,", "Where is Lisbon?")
+    assert not rc.undecided_start("Before that, where?", "Where is Lisbon?")
+    assert not rc.undecided_start("You taught maths,", heard) and not rc.undecided_start("Yes.", heard)
+    # a lead-in says nothing yet: live, "You know," was voiced and the rest left unsaid as a copy
+    assert rc.undecided_start("You know,", "Hi, I'm Sam. My daughter Lily started at a new school this week.")
+    assert rc.undecided_start("Yes,", heard)
 
 
 def test_the_persons_words_turned_to_you_are_still_their_words():

@@ -107,6 +107,14 @@ def test_a_start_whose_second_piece_would_be_left_unsaid_is_begun_again():
     assert list(begun_well(make, heard)) == ["You taught at Hillside."]
 
 
+def test_a_lead_in_whose_sentence_is_the_persons_own_is_begun_again():
+    # live at 60%: "You know," was voiced and "Lily started at a new school this week." left unsaid
+    heard = "Hi, I'm Sam. My daughter Lily started at a new school this week."
+    make, calls, _ = scripted(["You know,", "Lily started at a new school this week."], ["How exciting for her!"])
+    assert list(begun_well(make, heard)) == ["How exciting for her!"]
+    assert calls == ["", "You know, Lily started at a new school this week."]  # its first token is avoided
+
+
 def test_a_last_try_that_would_leave_a_fragment_is_not_voiced():
     copied = "I had a long day at work today."
     make, calls, _ = scripted(*([["Before that,", copied]] * TRIES))

@@ -54,6 +54,7 @@ def has_layout(reply: str) -> bool:
 # hear that"): the next piece decides.
 _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
 SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
+LEAD_IN_WORDS = 2  # an unended first piece this short waits for the next one
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
@@ -65,14 +66,17 @@ def says_back(piece: str, heard: str) -> bool:
 
 
 def undecided_start(piece: str, heard: str = "") -> bool:
-    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, or
-    a clause with nothing of its own, only what was just said ("Before that," to "What did I do
+    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
+    lead-in of a word or two, or a clause with nothing of its own, only what was just said ("Before that," to "What did I do
     before that?", "You've just come back" to "I've just come back from a run"), which the next
     piece may turn into a copy that is then left unsaid, the clause alone."""
     if _OPENS_EITHER.match(piece):
         return True
     words = word_set(piece)
-    return bool(words) and piece.rstrip()[-1:] not in ".!?…" and not new_words(words, heard)
+    unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
+    # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
+    # person's words back, left unsaid, and "You know," alone voiced (heard live)
+    return unended and (len(re.findall(r"[\w']+", piece)) <= LEAD_IN_WORDS or not new_words(words, heard))
 
 
 def _numbers(text: str) -> set[str]:
