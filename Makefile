@@ -10,6 +10,9 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip wheel
 	$(BIN)/python -m pip install -e '.[test]'
+	# the end-of-turn model (Smart Turn v3.2, BSD-2-Clause) is a file in pipecat-ai's wheel; Hearth reads
+	# that file only (models/bundled.py), so the framework's own dependencies are not installed
+	$(BIN)/python -m pip install --no-deps 'pipecat-ai==1.14.0'
 	$(BIN)/hearth prepare
 	touch $(STAMP)
 

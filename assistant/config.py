@@ -48,7 +48,12 @@ class Config:
     # [audio]
     input_device: str = ""  # index or part of the name; empty = system default
     output_device: str = ""
-    end_silence_ms: int = 500
+    end_silence_ms: int = 500  # silence that ends a turn when nothing tells how it ends
+    # the end-of-turn model (Smart Turn, models/turn_end.py) hears whether a turn is finished: then
+    # this short silence ends it, and one that sounds unfinished waits the long one
+    turn_end_model: bool = True
+    end_silence_finished_ms: int = 200
+    end_silence_unfinished_ms: int = 1300
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
     partial_interval_ms: int = 600  # how often the growing utterance is transcribed while it is spoken
@@ -82,7 +87,8 @@ SECTIONS = {
     "models": ("asr_model", "llm_model", "llm_endpoint", "llm_endpoint_model", "llm_api_key",
                "llm_endpoint_timeout_s", "tts_voice",
                "threads", "llm_context", "repeatable_replies"),
-    "audio": ("input_device", "output_device", "end_silence_ms", "max_utterance_s", "vad_threshold",
+    "audio": ("input_device", "output_device", "end_silence_ms", "turn_end_model", "end_silence_finished_ms",
+              "end_silence_unfinished_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
                   "memory_budget_tokens", "data_dir", "cache_dir"),
@@ -144,6 +150,11 @@ def validate(config: Config) -> None:
     """Reject values that cannot work, each with a one-line reason."""
     if not 100 <= config.end_silence_ms <= 5000:
         raise HearthError(f"end_silence_ms must be between 100 and 5000, got {config.end_silence_ms}")
+    for name in ("end_silence_finished_ms", "end_silence_unfinished_ms"):
+        if not 100 <= getattr(config, name) <= 5000:
+            raise HearthError(f"{name} must be between 100 and 5000, got {getattr(config, name)}")
+    if config.end_silence_finished_ms > config.end_silence_unfinished_ms:
+        raise HearthError("end_silence_finished_ms must not be longer than end_silence_unfinished_ms")
     if not 1.0 <= config.max_utterance_s <= 300:
         raise HearthError(f"max_utterance_s must be between 1 and 300, got {config.max_utterance_s}")
     if not 0.05 <= config.vad_threshold <= 0.95:

@@ -30,6 +30,7 @@ class Engines:
     embedder: object | None = None  # models.embedder.TextEmbedder, for memory
     voice: object | None = None  # audio.voiceprint.VoiceEncoder, to tell speakers apart
     llm_gate: LlmGate = field(default_factory=LlmGate)  # replies first, memory rewrites in between
+    turn_end: object | None = None  # models.turn_end.TurnEndModel: whether a turn sounds finished
 
     def describe(self) -> dict[str, str]:
         names = {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
@@ -37,6 +38,8 @@ class Engines:
             names["embedder"] = self.embedder.name
         if self.voice is not None:
             names["voice"] = "resemblyzer"
+        if self.turn_end is not None:
+            names["turn_end"] = self.turn_end.name
         return names
 
 
@@ -59,6 +62,12 @@ def load_asr(config: Config) -> WhisperTranscriber:
     return WhisperTranscriber(bundled.whisper_dir(), threads=config.threads, name="whisper-tiny.en")
 
 
+def load_turn_end(config: Config):
+    from models.turn_end import TurnEndModel
+
+    return TurnEndModel(bundled.turn_end_model())
+
+
 def load_engines(config: Config, progress: Progress | None = None) -> Engines:
     report = progress or (lambda *_: None)
 
@@ -70,6 +79,7 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         return engine
 
     vad = timed("vad", lambda: load_vad(config))
+    turn_end = timed("turn_end", lambda: load_turn_end(config)) if config.turn_end_model else None
     asr = timed("asr", lambda: load_asr(config))
     llm = timed("llm", lambda: load_llm(config))
     if config.tts_voice:
@@ -92,7 +102,7 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
             return encoder
 
         voice = timed("voice", warm_voice)
-    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice)
+    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice, turn_end=turn_end)
 
 
-__all__ = ["Engines", "load_asr", "load_engines", "load_llm", "load_vad", "ModelError"]
+__all__ = ["Engines", "load_asr", "load_engines", "load_llm", "load_turn_end", "load_vad", "ModelError"]

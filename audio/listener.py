@@ -13,7 +13,10 @@ from typing import Callable, Iterator
 import numpy as np
 
 from .endpointer import Endpointer, EndpointSettings, Signal, Step
-from .sources import Frame
+from .sources import FRAME_SAMPLES, SAMPLE_RATE, Frame
+
+HEARD_SECONDS = 8  # as much as the end-of-turn model hears (models/turn_end.py)
+HEARD_FRAMES = HEARD_SECONDS * SAMPLE_RATE // FRAME_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Listener:
         pre = self.endpointer.pre_roll_frames + self.endpointer.start_frames + 1
         self._recent: deque[Frame] = deque(maxlen=pre)  # frames before speech, for the pre-roll
         self._current: list[Frame] = []
+        self._heard: deque[np.ndarray] = deque(maxlen=HEARD_FRAMES)  # every frame, for recent_audio()
 
     def hear(self, frames: Iterator[Frame]) -> Iterator[Heard]:
         for frame in frames:
@@ -58,12 +62,18 @@ class Listener:
             elif self.endpointer.in_speech or step.signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._current.append(frame)
             self._recent.append(frame)
+            self._heard.append(frame.samples)
             if step.signal is Signal.ENDPOINT:
                 audio = np.concatenate([f.samples for f in self._current])
                 utterance = Utterance(audio, step.first_frame, step.last_voiced_frame, step.end_frame, step.cut)
             if step.signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._current = []
             yield Heard(frame, step, p, utterance)
+
+    def recent_audio(self) -> np.ndarray:
+        """The last HEARD_SECONDS of input, utterances and the gaps between them: how the person's
+        turn has gone lately (what the end-of-turn model hears)."""
+        return np.concatenate(self._heard) if self._heard else np.zeros(0, dtype=np.float32)
 
     def current_audio(self) -> np.ndarray:
         """The utterance heard so far (for partial transcripts)."""

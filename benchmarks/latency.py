@@ -34,18 +34,15 @@ from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
 from assistant.modes.demo import SCRIPT, synthesize_user  # noqa: E402
-from assistant.pipeline.end_silence import end_silence_for  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
-from assistant.pipeline.loop import LoopOptions, TurnLoop, endpoint_settings  # noqa: E402
+from assistant.pipeline.loop import LoopOptions, TurnLoop  # noqa: E402
 from assistant.memory_access.remembering import open_memory_store, session_memory  # noqa: E402
 from assistant.modes.replay import replay_session  # noqa: E402
 from assistant.memory_access.routing import OneMemory  # noqa: E402
 from assistant.modes.scripted import scripted_person  # noqa: E402
 from assistant.timings import format_summary, stage_durations, summarize  # noqa: E402
-from audio.endpointer import Signal  # noqa: E402
-from audio.listener import Listener  # noqa: E402
 from audio.sinks import WavSink  # noqa: E402
-from audio.sources import FileSource, read_audio_file  # noqa: E402
+from audio.sources import read_audio_file  # noqa: E402
 
 SPEECH = ROOT.parent / "shared" / "data" / "speech"
 # A little of what Dana said before, so recall has a real pool to search.
@@ -125,29 +122,12 @@ def reference_segments(name: str) -> list[tuple[float, float]]:
 
 
 def cutoffs(engines, config: Config) -> dict:
-    """Endpoints that fall while the reference says someone is still talking (a speaker cut off)."""
-    clips = [("conversation/ami-dev00.wav", "conversation/ami-dev00.rttm"),
-             ("conversation/ami-ES2011a-40s-46s.wav", "conversation/ami-ES2011a-40s-46s.wav")]
-    out = {}
-    for adaptive in (False, True):
-        cut = total = 0
-        for clip, ref in clips:
-            segments = reference_segments(ref)
-            engines.vad.reset()
-            listener = Listener(engines.vad.probability, endpoint_settings(config), config.vad_threshold)
-            for heard in listener.hear(FileSource(SPEECH / clip).frames()):
-                signal = heard.step.signal
-                if signal is Signal.SPEECH_START:
-                    listener.endpointer.set_end_silence(config.end_silence_ms / 1000)
-                elif signal is Signal.SILENCE_START and adaptive:
-                    text = engines.asr.transcribe(listener.current_audio())  # the partial at that moment
-                    listener.endpointer.set_end_silence(end_silence_for(text, config.end_silence_ms) / 1000)
-                elif signal is Signal.ENDPOINT:
-                    total += 1
-                    t = heard.frame.media_end
-                    cut += any(a + 0.1 < t < b - 0.1 for a, b in segments)
-        out["adaptive" if adaptive else "fixed"] = {"endpoints": total, "cut_offs": cut}
-    return out
+    """Endpoints on the meeting clips that fall while someone is still talking, with the fixed
+    silence and as the loop decides (benchmarks/turns.py counts them)."""
+    from turns import meeting_cutoffs  # (turns.py imports this module: here, not at the top)
+
+    counted = meeting_cutoffs(engines, config, modes=("fixed", "loop"))
+    return {"fixed": counted["fixed"], "adaptive": counted["loop"]}
 
 
 def main() -> int:

@@ -34,10 +34,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other benchmarks, as modules
-from latency import cutoffs, default_clips, replay_all  # noqa: E402  (puts the project on sys.path)
+from latency import SPEECH, default_clips, reference_segments, replay_all  # noqa: E402  (puts the project on sys.path)
 
 from assistant.config import load_config  # noqa: E402
-from assistant.pipeline.end_silence import end_silence_for  # noqa: E402
+from assistant.pipeline.end_silence import end_silence_heard  # noqa: E402
 from assistant.pipeline.loop import LoopOptions, endpoint_settings  # noqa: E402
 from assistant.timings import summarize  # noqa: E402
 from audio.endpointer import Signal  # noqa: E402
@@ -62,8 +62,10 @@ def pause_point(words: list[tuple[str, float, float]]) -> tuple[int, float] | No
     return i, (words[i - 1][2] + words[i][1]) / 2
 
 
-def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool) -> list[float]:
-    """The times (seconds into the audio) at which the endpointer ends a turn, as the loop runs it."""
+def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool, turn_end=None) -> list[float]:
+    """The times (seconds into the audio) at which the endpointer ends a turn, as the loop runs it:
+    adaptive, the silence is set as the voice stops, from the end-of-turn model's probability
+    (`turn_end`, where given) and the utterance's transcript (the loop's comes in the silence)."""
     vad.reset()
     listener = Listener(vad.probability, endpoint_settings(config), config.vad_threshold)
     times = []
@@ -72,23 +74,31 @@ def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool) -> list[
         if signal is Signal.SPEECH_START:
             listener.endpointer.set_end_silence(config.end_silence_ms / 1000)
         elif signal is Signal.SILENCE_START and adaptive:
-            text = asr.transcribe(listener.current_audio())  # the loop transcribes the utterance in the silence
-            listener.endpointer.set_end_silence(end_silence_for(text, config.end_silence_ms) / 1000)
+            finished = turn_end.finished(listener.recent_audio()) if turn_end is not None else None
+            ms = end_silence_heard(asr.transcribe(listener.current_audio()), finished, config.end_silence_ms,
+                                   config.end_silence_finished_ms, config.end_silence_unfinished_ms)
+            listener.endpointer.set_end_silence(ms / 1000)
         elif signal is Signal.ENDPOINT:
             times.append(heard.frame.media_end)
     return times
 
 
-def clip_rows(clip: Path, vad, asr, config, pauses: list[float]) -> list[dict]:
+# How the endpoint is decided: as the loop does (the end-of-turn model and the words, where the
+# model is on), by the words alone, and by the fixed silence alone.
+MODES = ("loop", "words", "fixed")
+
+
+def clip_rows(clip: Path, vad, asr, config, pauses: list[float], turn_end=None) -> list[dict]:
     audio = read_audio_file(clip)
     words = asr.word_times(audio)
     tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE), dtype=np.float32)
     rows = []
     last_word_end = words[-1][2] if words else len(audio) / SAMPLE_RATE
-    for adaptive in (True, False):
-        ends = endpoint_times(np.concatenate([audio, tail]), vad, asr, config, adaptive)
+    modes = {"loop": (True, turn_end), "words": (True, None), "fixed": (False, None)}
+    for mode, (adaptive, model) in modes.items():
+        ends = endpoint_times(np.concatenate([audio, tail]), vad, asr, config, adaptive, model)
         after = [t for t in ends if t >= last_word_end - 0.05]
-        rows.append({"clip": clip.name, "kind": "whole", "adaptive": adaptive, "endpoints": ends,
+        rows.append({"clip": clip.name, "kind": "whole", "mode": mode, "endpoints": ends,
                      "delay_ms": (after[0] - last_word_end) * 1000 if after else None,
                      "cut_before_the_end": sum(t < last_word_end - 0.05 for t in ends)})
     point = pause_point(words)
@@ -100,12 +110,32 @@ def clip_rows(clip: Path, vad, asr, config, pauses: list[float]) -> list[dict]:
         gap = np.zeros(int(pause * SAMPLE_RATE), dtype=np.float32)
         paused = np.concatenate([audio[:cut_at], gap, audio[cut_at:], tail])
         resumes = words[index][1] + pause  # the next word's start, moved by the pause
-        for adaptive in (True, False):
-            ends = endpoint_times(paused, vad, asr, config, adaptive)
-            rows.append({"clip": clip.name, "kind": "pause", "pause": pause, "adaptive": adaptive,
+        for mode, (adaptive, model) in modes.items():
+            ends = endpoint_times(paused, vad, asr, config, adaptive, model)
+            rows.append({"clip": clip.name, "kind": "pause", "pause": pause, "mode": mode,
                          "after_word": words[index - 1][0], "at": round(at, 2), "endpoints": ends,
                          "cut": any(at < t < resumes for t in ends)})
     return rows
+
+
+MEETING_CLIPS = (("conversation/ami-dev00.wav", "conversation/ami-dev00.rttm"),
+                 ("conversation/ami-ES2011a-40s-46s.wav", "conversation/ami-ES2011a-40s-46s.wav"))
+
+
+def meeting_cutoffs(engines, config, modes=MODES) -> dict:
+    """Endpoints on the meeting clips that fall while the reference says someone is still talking."""
+    out = {}
+    for mode in modes:
+        cut = total = 0
+        for clip, ref in MEETING_CLIPS:
+            segments = reference_segments(ref)
+            model = engines.turn_end if mode == "loop" else None
+            ends = endpoint_times(read_audio_file(SPEECH / clip), engines.vad, engines.asr, config, mode != "fixed",
+                                  model)
+            total += len(ends)
+            cut += sum(any(a + 0.1 < t < b - 0.1 for a, b in segments) for t in ends)
+        out[mode] = {"endpoints": total, "cut_offs": cut}
+    return out
 
 
 def _percentiles(values: list[float]) -> dict:
@@ -114,8 +144,8 @@ def _percentiles(values: list[float]) -> dict:
     return {"p50": float(np.percentile(values, 50)), "p95": float(np.percentile(values, 95)), "n": len(values)}
 
 
-def summary(rows: list[dict], pauses: list[float], adaptive: bool) -> dict:
-    mine = [r for r in rows if r["adaptive"] is adaptive]
+def summary(rows: list[dict], pauses: list[float], mode: str) -> dict:
+    mine = [r for r in rows if r["mode"] == mode]
     rates = {}
     for pause in pauses:
         paused = [r for r in mine if r["kind"] == "pause" and r["pause"] == pause]
@@ -146,7 +176,10 @@ def main() -> int:
 
             from assistant.engines import load_asr, load_vad
 
-            engines = SimpleNamespace(vad=load_vad(config), asr=load_asr(config))
+            from assistant.engines import load_turn_end
+
+            engines = SimpleNamespace(vad=load_vad(config), asr=load_asr(config),
+                                      turn_end=load_turn_end(config) if config.turn_end_model else None)
         else:
             from assistant.engines import load_engines
             from assistant.memory_access.remembering import open_memory_store
@@ -154,12 +187,14 @@ def main() -> int:
             engines = load_engines(config)
         rows = []
         for clip in clips:
-            rows += clip_rows(clip, engines.vad, engines.asr, config, pauses)
+            rows += clip_rows(clip, engines.vad, engines.asr, config, pauses, engines.turn_end)
             print(f"  {clip.name}", file=sys.stderr)
         report: dict = {"clips": [str(c) for c in clips], "end_silence_ms": config.end_silence_ms, "pauses": pauses}
-        report.update(summary(rows, pauses, adaptive=True))
-        report["fixed"] = summary(rows, pauses, adaptive=False)
-        report["meeting_cutoffs"] = cutoffs(engines, config)
+        report["turn_end_model"] = engines.turn_end is not None
+        report.update(summary(rows, pauses, "loop"))
+        report["words"] = summary(rows, pauses, "words")
+        report["fixed"] = summary(rows, pauses, "fixed")
+        report["meeting_cutoffs"] = meeting_cutoffs(engines, config)
         report["backchannel"] = None  # not measured yet (issue 26, item 3)
         if not args.no_loop:
             engines.llm.complete([{"role": "user", "content": "hello"}], max_tokens=4)  # warm, as start-up does
@@ -172,18 +207,22 @@ def main() -> int:
         report["rows"] = rows
         report["wall_seconds"] = time.monotonic() - started
 
-    print(f"\nturn ends on {len(clips)} clips, {config.end_silence_ms} ms end silence")
-    print(f"{'':28}{'the loop (adaptive)':>22}{'fixed silence':>16}")
+    model = "with the end-of-turn model" if report["turn_end_model"] else "end-of-turn model off"
+    print(f"\nturn ends on {len(clips)} clips ({model}; silences {config.end_silence_finished_ms}/"
+          f"{config.end_silence_ms}/{config.end_silence_unfinished_ms} ms finished/base/unfinished)")
+    columns = {"loop": report, "words": report["words"], "fixed": report["fixed"]}
+    print(f"{'':28}{'the loop':>12}{'words alone':>14}{'fixed silence':>16}")
     for key in report["cutoff_rate"]:
-        mine, fixed = report["cutoff_rate"][key], report["fixed"]["cutoff_rate"][key]
-        print(f"{'cut-offs at a ' + key + ' s pause':28}{_fraction(mine):>22}{_fraction(fixed):>16}")
+        cells = "".join(f"{_fraction(c['cutoff_rate'][key]):>{w}}" for c, w in zip(columns.values(), (12, 14, 16)))
+        print(f"{'cut-offs at a ' + key + ' s pause':28}{cells}")
     for name in ("p50", "p95"):
-        mine, fixed = report["endpoint_delay_ms"][name], report["fixed"]["endpoint_delay_ms"][name]
-        print(f"{'endpoint delay ' + name:28}{_ms(mine):>22}{_ms(fixed):>16}")
-    print(f"{'whole clips cut before end':28}{report['whole_clips_cut_before_the_end']:>22}"
-          f"{report['fixed']['whole_clips_cut_before_the_end']:>16}")
-    for mode, c in report["meeting_cutoffs"].items():
-        print(f"meeting clips ({mode}): {c['cut_offs']} of {c['endpoints']} endpoints cut a speaker off")
+        cells = "".join(f"{_ms(c['endpoint_delay_ms'][name]):>{w}}" for c, w in zip(columns.values(), (12, 14, 16)))
+        print(f"{'endpoint delay ' + name:28}{cells}")
+    cells = "".join(f"{c['whole_clips_cut_before_the_end']:>{w}}" for c, w in zip(columns.values(), (12, 14, 16)))
+    print(f"{'whole clips cut before end':28}{cells}")
+    cells = "".join(f"{c['cut_offs']} of {c['endpoints']:<3}".rjust(w)
+                    for c, w in zip(report["meeting_cutoffs"].values(), (12, 14, 16)))
+    print(f"{'meeting clips: speaker cut':28}{cells}")
     first_audio = report.get("speech_end_to_first_audio")
     if first_audio:
         print(f"speech end to first audio (streaming loop): p50 {first_audio['p50'] * 1000:.0f} ms, "

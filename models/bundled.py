@@ -45,6 +45,28 @@ def text_embedder_dir() -> Path:
     return path
 
 
+# Smart Turn v3.2 (BSD-2-Clause) ships inside pipecat-ai's wheel; Hearth reads only that file, so
+# the Makefile installs the wheel without its dependencies (the framework itself is never imported).
+TURN_END_PACKAGE, TURN_END_VERSION = "pipecat-ai", "1.14.0"
+TURN_END_FILE = "pipecat/audio/turn/smart_turn/data/smart-turn-v3.2-cpu.onnx"
+
+
+def turn_end_model() -> Path:
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution(TURN_END_PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise ModelError(f"the end-of-turn model's package {TURN_END_PACKAGE}=={TURN_END_VERSION} is not installed; "
+                         "run 'make install'") from None
+    if dist.version != TURN_END_VERSION:
+        raise ModelError(f"{TURN_END_PACKAGE} {dist.version} is installed; the end-of-turn model is read from "
+                         f"{TURN_END_VERSION}'s files: run 'make install'")
+    path = Path(dist.locate_file(TURN_END_FILE))
+    _require(path, "bundled end-of-turn model (Smart Turn v3.2)")
+    return path
+
+
 def _require(path: Path, what: str) -> None:
     if not path.is_file():
         raise ModelError(f"{what} is missing its file {path}; reinstall with 'make install'")

@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.pipeline.end_silence import end_silence_for
+from assistant.pipeline.end_silence import end_silence_for, end_silence_heard
 
 
 @pytest.mark.parametrize("partial, expected", [
@@ -23,3 +23,15 @@ def test_end_silence_follows_how_the_sentence_ends(partial, expected):
 def test_bounds_can_be_given():
     assert end_silence_for("really?", 500, shorter_ms=250) == 250
     assert end_silence_for("and", 500, longer_ms=1200) == 1200
+
+
+@pytest.mark.parametrize("partial, finished, expected", [
+    ("I was thinking", 0.1, 1300),           # sounds unfinished: the person is waited for
+    ("I was thinking", 0.9, 200),            # sounds finished: not kept waiting
+    ("I went to the shop and", 0.9, 1300),   # the words leave it hanging, however it sounded
+    ("Where are you from?", 0.2, 200),       # a question is finished
+    ("I was thinking", None, 500),           # no model: the words alone, as end_silence_for
+    ("and then I", None, 800),
+])
+def test_the_end_of_turn_model_and_the_words_decide_together(partial, finished, expected):
+    assert end_silence_heard(partial, finished, 500, 200, 1300) == expected

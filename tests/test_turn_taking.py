@@ -56,3 +56,33 @@ def test_a_pause_shorter_than_the_endpoint_keeps_one_turn(speech_dir, engines, t
 
     config = replace(test_config, end_silence_ms=700)
     assert len(utterances(engines, config, speech_dir / "conversation/ami-ES2011a-40s-46s.wav")) == 1
+
+
+def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(speech_dir, engines, test_config,
+                                                                               tmp_path):
+    # "he might even have been | made amiable himself", a second's silence after "been": a word that
+    # leaves nothing hanging, so the words alone end the turn in the pause (500 ms) and the rest is a
+    # second turn. The end-of-turn model hears that it is unfinished and waits.
+    import numpy as np
+    import soundfile as sf
+    from dataclasses import replace
+
+    from audio.sources import read_audio_file
+
+    audio = read_audio_file(speech_dir / "asr/librivox-ss01-0930.wav")
+    words = engines.asr.word_times(audio)
+    been = next(i for i, (w, _, _) in enumerate(words) if w.strip(",.").lower() == "been")
+    at = int((words[been][2] + words[been + 1][1]) / 2 * 16_000)
+    paused = tmp_path / "paused.wav"
+    sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
+    config = replace(test_config, max_reply_tokens=12)
+
+    def turns(engines_used, name):
+        result = replay_file(paused, tmp_path / name, engines_used, config, realtime=True)
+        return [r.heard for r in result.records if r.heard]
+
+    assert engines.turn_end is not None
+    heard = turns(engines, "model")
+    assert len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
+    by_words = turns(replace(engines, turn_end=None), "words")
+    assert len(by_words) == 2, by_words  # today's endpoint, the words alone: cut in the pause

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Union
 from assistant import events as ev
 from assistant.timings import stage_durations
 
-ENGINE_ORDER = ("vad", "asr", "llm", "tts", "embedder", "voice")  # as load_engines reports them
+ENGINE_ORDER = ("vad", "turn_end", "asr", "llm", "tts", "embedder", "voice")  # as load_engines reports them
 
 LISTENING, SPEAKING, THINKING, TALKING = "listening", "speaking", "thinking", "talking"
 

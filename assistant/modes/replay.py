@@ -72,8 +72,9 @@ def replay_file(path: Path, folder: Path, engines: Engines, config: Config, real
                 routing: SpeakerRouting | None = None, bus: ev.EventBus | None = None,
                 options: LoopOptions | None = None) -> ReplayResult:
     # raises the clear error before anything is written; the silence after the recording lets its
-    # last utterance reach an endpoint lengthened for a trailing word
-    source = FileSource(path, realtime=realtime, tail_silence=max(1.0, 2 * config.end_silence_ms / 1000))
+    # last utterance reach an endpoint lengthened for a trailing word, or for an unfinished sound
+    tail = max(1.0, 2 * config.end_silence_ms / 1000, config.end_silence_unfinished_ms / 1000 + 0.3)
+    source = FileSource(path, realtime=realtime, tail_silence=tail)
     sink = WavSink(folder, realtime=realtime)
     bus = bus or ev.EventBus()
     log = EventLog(folder / "events.jsonl")

@@ -1,8 +1,11 @@
-"""How long a silence ends the turn, judged from what the person has said so far. Pure."""
+"""How long a silence ends the turn, judged from what the person has said so far and, with the
+end-of-turn model (models/turn_end.py), from how it sounded. Pure."""
 
 from __future__ import annotations
 
 from text.words import ends_hanging
+
+FINISHED = 0.5  # the end-of-turn model's probability from which a turn sounds finished
 
 
 def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
@@ -22,3 +25,20 @@ def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, l
     if ends_hanging(text):
         return longer
     return base_ms
+
+
+def end_silence_heard(partial: str, finished: float | None, base_ms: int, finished_ms: int, unfinished_ms: int) -> int:
+    """The silence that ends the turn once the voice has stopped. `finished`: the end-of-turn
+    model's probability that the turn is finished, heard at the silence's start (None without the
+    model: the words alone decide). Words that leave the thought hanging ("and…", "the") wait the
+    long silence whatever the model heard, a question the short one; otherwise the model decides:
+    a person thinking mid-sentence ("I was thinking… maybe Lisbon") is waited for, one who has
+    finished is not kept waiting."""
+    by_words = end_silence_for(partial, base_ms)
+    if finished is None:
+        return by_words
+    if by_words > base_ms:
+        return unfinished_ms
+    if by_words < base_ms:
+        return finished_ms
+    return finished_ms if finished >= FINISHED else unfinished_ms

@@ -26,7 +26,7 @@ from audio.sources import Frame
 from assistant import events as ev
 from assistant.clock import Clock, SpeechPacer
 from assistant.config import Config
-from assistant.pipeline.end_silence import end_silence_for
+from assistant.pipeline.end_silence import end_silence_heard
 from assistant.pipeline.echo_guard import EchoGuard
 from assistant.engines import Engines
 from assistant.pipeline.partials import PartialTranscriber
@@ -89,6 +89,8 @@ class TurnLoop:
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
+        self._finished: float | None = None  # the end-of-turn model's P(finished) at this pause's start
+        self._last_text = ""  # the words last heard of the utterance in progress
         self.echo = EchoGuard(config.echo_guard, sink, clock)
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, self.routing,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
@@ -168,11 +170,16 @@ class TurnLoop:
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
                 self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect)
+                if step.signal in (Signal.SPEECH_START, Signal.SPEECH_RESUMED):
+                    self._finished = None  # how the last silence's start sounded no longer holds
                 if step.signal is Signal.SPEECH_START:
                     self._new_record(planner.turn_id + 1)
                     listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
+                    self._last_text = ""
                     if partials:
                         partials.reset(planner.turn_id + 1)
+                if step.signal is Signal.SILENCE_START:
+                    self._heard_end(listener)
                 if partials and step.signal is Signal.SILENCE_START:
                     partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
@@ -262,10 +269,22 @@ class TurnLoop:
         if turn_id == self._current_turn() and listener is not None and listener.endpointer.in_silence_window:
             self._tune_endpoint(text)
 
+    def _heard_end(self, listener: Listener) -> None:
+        """On the listening thread, as the voice stops: does the utterance sound finished? (about
+        30 ms of the end-of-turn model, once per pause)"""
+        if self.options.adaptive_endpoint and self.engines.turn_end is not None:
+            self._finished = self.engines.turn_end.finished(listener.recent_audio())
+            self._tune_endpoint(self._last_text)
+
     def _tune_endpoint(self, text: str) -> None:
-        """The silence that ends this utterance, from how what was heard of it ends."""
+        """The silence that ends this utterance, from how what was heard of it ends and, once the voice
+        has stopped, how it sounded."""
+        self._last_text = text
         if self.options.adaptive_endpoint:
-            self._listener.endpointer.set_end_silence(end_silence_for(text, self.config.end_silence_ms) / 1000)
+            c = self.config
+            ms = end_silence_heard(text, self._finished, c.end_silence_ms, c.end_silence_finished_ms,
+                                   c.end_silence_unfinished_ms)
+            self._listener.endpointer.set_end_silence(ms / 1000)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():
