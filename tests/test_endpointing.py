@@ -35,3 +35,9 @@ def test_bounds_can_be_given():
 ])
 def test_the_end_of_turn_model_and_the_words_decide_together(partial, finished, expected):
     assert end_silence_heard(partial, finished, 500, 200, 1300) == expected
+
+
+def test_a_long_base_silence_is_never_cut_short_by_an_unfinished_sound():
+    # end_silence_ms 1500: a trailing "and" waits 2.4 s by the words, and so with the model
+    assert end_silence_heard("the middle classes, and we", 0.1, 1500, 200, 1300) == 2400
+    assert end_silence_heard("the middle classes", 0.1, 1500, 200, 1300) == 1500

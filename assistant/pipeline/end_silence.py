@@ -37,8 +37,9 @@ def end_silence_heard(partial: str, finished: float | None, base_ms: int, finish
     by_words = end_silence_for(partial, base_ms)
     if finished is None:
         return by_words
+    unfinished = max(unfinished_ms, by_words)  # never shorter than the words alone would wait
     if by_words > base_ms:
-        return unfinished_ms
+        return unfinished
     if by_words < base_ms:
         return finished_ms
-    return finished_ms if finished >= FINISHED else unfinished_ms
+    return finished_ms if finished >= FINISHED else unfinished
