@@ -53,7 +53,7 @@ class Config:
     # this short silence ends it, and one that sounds unfinished waits the long one
     turn_end_model: bool = True
     end_silence_finished_ms: int = 200
-    end_silence_unfinished_ms: int = 1300
+    end_silence_unfinished_ms: int = 1100
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
     partial_interval_ms: int = 600  # how often the growing utterance is transcribed while it is spoken
