@@ -1,5 +1,5 @@
 """Whether a turn sounds finished: Smart Turn v3.2, pipecat's open end-of-turn model (BSD-2-Clause),
-on onnxruntime. It hears the last 8 s of the utterance as Whisper's log-mel features (made by
+on onnxruntime. It hears the last 8 s of input as Whisper's log-mel features (made by
 transformers' WhisperFeatureExtractor, as the model was trained) and gives the probability that
 the person has finished: intonation and rhythm, which the words alone do not carry."""
 
@@ -32,7 +32,7 @@ class TurnEndModel:
         self.name = Path(path).stem
 
     def finished(self, audio: np.ndarray) -> float:
-        """16 kHz mono float32, the utterance so far (silence after it included) -> P(finished)."""
+        """16 kHz mono float32, what was heard up to now (its last 8 s are heard) -> P(finished)."""
         window = WINDOW_SECONDS * SAMPLE_RATE
         audio = np.asarray(audio, dtype=np.float32)[-window:]
         audio = np.pad(audio, (window - len(audio), 0))
