@@ -47,9 +47,9 @@ class Listener:
         self.threshold = threshold
         self.endpointer = Endpointer(settings)
         pre = self.endpointer.pre_roll_frames + self.endpointer.start_frames + 1
-        self._recent: deque[Frame] = deque(maxlen=pre)  # frames before speech, for the pre-roll
         self._current: list[Frame] = []
-        self._heard: deque[np.ndarray] = deque(maxlen=HEARD_FRAMES)  # every frame, for recent_audio()
+        # the frames last heard: the pre-roll before speech, and what the end-of-turn model hears
+        self._heard: deque[Frame] = deque(maxlen=max(pre, HEARD_FRAMES))
 
     def hear(self, frames: Iterator[Frame]) -> Iterator[Heard]:
         for frame in frames:
@@ -57,12 +57,11 @@ class Listener:
             step = self.endpointer.feed(p >= self.threshold)
             utterance = None
             if step.signal is Signal.SPEECH_START:
-                self._current = [f for f in self._recent if f.index >= step.first_frame]
+                self._current = [f for f in self._heard if f.index >= step.first_frame]
                 self._current.append(frame)
             elif self.endpointer.in_speech or step.signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._current.append(frame)
-            self._recent.append(frame)
-            self._heard.append(frame.samples)
+            self._heard.append(frame)
             if step.signal is Signal.ENDPOINT:
                 audio = np.concatenate([f.samples for f in self._current])
                 utterance = Utterance(audio, step.first_frame, step.last_voiced_frame, step.end_frame, step.cut)
@@ -73,7 +72,7 @@ class Listener:
     def recent_audio(self) -> np.ndarray:
         """The last HEARD_SECONDS of input, utterances and the gaps between them: how the person's
         turn has gone lately (what the end-of-turn model hears)."""
-        return np.concatenate(self._heard) if self._heard else np.zeros(0, dtype=np.float32)
+        return np.concatenate([f.samples for f in self._heard]) if self._heard else np.zeros(0, dtype=np.float32)
 
     def current_audio(self) -> np.ndarray:
         """The utterance heard so far (for partial transcripts)."""
