@@ -67,6 +67,7 @@ def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(
     import soundfile as sf
     from dataclasses import replace
 
+    from assistant import events as ev
     from audio.sources import read_audio_file
 
     audio = read_audio_file(speech_dir / "asr/librivox-ss01-0930.wav")
@@ -77,12 +78,15 @@ def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(
     sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
     config = replace(test_config, max_reply_tokens=12)
 
-    def turns(engines_used, name):
+    def replayed(engines_used, name):
         result = replay_file(paused, tmp_path / name, engines_used, config, realtime=True)
-        return [r.heard for r in result.records if r.heard]
+        endpoints = sum(isinstance(e, ev.Endpoint) for r in result.records for e in r.events)
+        return endpoints, [r.heard for r in result.records if r.heard]
 
     assert engines.turn_end is not None
-    heard = turns(engines, "model")
-    assert len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
-    by_words = turns(replace(engines, turn_end=None), "words")
-    assert len(by_words) == 2, by_words  # today's endpoint, the words alone: cut in the pause
+    endpoints, heard = replayed(engines, "model")
+    assert endpoints == 1 and len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
+    # today's endpoint, the words alone: one in the pause, then the rest its own utterance (what the
+    # loop then makes of the second, answered or carried over, is not this test's)
+    endpoints, heard = replayed(replace(engines, turn_end=None), "words")
+    assert endpoints == 2, heard
