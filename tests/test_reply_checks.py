@@ -211,3 +211,19 @@ def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_open
     scores = process(prompt + [5, 7], np.zeros(10))
     assert scores[8] == -np.inf and scores[3] == 0  # later, the first-token ban is off
     assert np.isfinite(process(prompt + [4, 6], np.zeros(10))).all()  # another start: nothing banned
+
+
+def test_a_reply_that_says_it_does_not_know_what_the_notes_hold_is_begun_again():
+    # the demo's question in a clean-clone CI run: "I" led "My" by 0.04 nats, and won there
+    notes = "- Before that, I just got back from a long walk with my dog Max."
+    asked = "Hello again. Can you remind me what my dog is called?"
+    denial = "I don't know, you haven't told me your dog's name yet."
+    assert rc.denies_what_is_known("I don't know,", asked, notes)
+    assert rc.bad_start(denial, asked, known=notes)
+    assert rc.denies_what_is_known("You haven't told me that.", "What was I worried about?", "I feel worried about Max")
+    # not known: nothing of what was asked is in the notes, so not knowing is the right answer
+    assert not rc.denies_what_is_known(denial, "What's my favourite film?", notes)
+    assert not rc.bad_start(denial, asked)
+    # an answer is no denial, whatever the notes hold
+    assert not rc.denies_what_is_known("Your dog is Max.", asked, notes)
+    assert not rc.denies_what_is_known("I know how that feels.", asked, notes)

@@ -127,3 +127,24 @@ def test_a_piece_that_ends_a_sentence_is_judged_with_its_start():
     pieces = iter(["You quit teaching maths", "at Hillside School.", "At Hillside School."])
     assert list(own_words(pieces, "What did I do before that?", earlier)) == \
         ["You quit teaching maths", "at Hillside School."]
+
+
+def test_a_start_that_says_it_does_not_know_what_it_was_told_is_begun_again():
+    asked = "Can you remind me what my dog is called?"
+    make, calls, _ = scripted(["I don't know,", "you haven't told me your dog's name."], ["My dog is Max."])
+    assert list(begun_well(make, asked, known="I walked my dog Max.")) == ["My dog is Max."]
+    assert calls == ["", "I don't know,"]  # the second try may not begin with the first one's first token
+
+
+def test_not_knowing_what_nothing_holds_is_voiced_from_the_first_try():
+    make, calls, _ = scripted(["I don't know,", "you haven't told me your favourite film."])
+    assert list(begun_well(make, "What's my favourite film?", known="I walked my dog Max.")) == \
+        ["I don't know,", "you haven't told me your favourite film."]
+    assert calls == [""]
+
+
+def test_a_last_try_that_still_says_it_does_not_know_is_voiced():
+    make, calls, _ = scripted(*([["I don't know,", "you haven't said."]] * TRIES))
+    assert list(begun_well(make, "How old is my dog?", known="I walked my dog Max.")) == \
+        ["I don't know,", "you haven't said."]
+    assert len(calls) == TRIES

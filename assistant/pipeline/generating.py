@@ -81,7 +81,8 @@ class Generator:
                     or any(their_name_for_another(piece, own) for own in own_names))
 
         last = ""
-        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded), job.heard, earlier, unfounded):
+        known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
+        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, known), job.heard, earlier, unfounded):
             sentence = continued(last, repaired(spoken_form(piece), name or "", said, notes))
             if sentence:
                 self._said(job, sentence)

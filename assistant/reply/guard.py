@@ -23,11 +23,13 @@ def never(sentence: str) -> bool:
 
 
 def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = (),
-               unfounded: Callable[[str], bool] = never) -> Iterator[str]:
+               unfounded: Callable[[str], bool] = never, known: str = "") -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
     copied: the prompt's worked examples), whose starts are not copied. `unfounded`: whether a piece
-    says what nothing in the conversation holds (the worked examples' matter, a made-up number)."""
+    says what nothing in the conversation holds (the worked examples' matter, a made-up number).
+    `known`: what the person told Hearth (the notes, what they said before), which a reply does not
+    begin by saying it does not know."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
@@ -39,7 +41,7 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         start = " ".join(head)
         # a piece that own_words would leave unsaid leaves the rest alone: a fragment ("Before that,")
         unsaid = unfounded(start) or len(list(own_words(iter(head), heard, earlier, unfounded))) < len(head)
-        if not head or not (unsaid or bad_start(start, heard, earlier)):
+        if not head or not (unsaid or bad_start(start, heard, earlier, known)):
             yield from head
             yield from pieces
             return
