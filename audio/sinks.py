@@ -41,6 +41,9 @@ class AudioSink(Protocol):
     def close(self) -> None: ...
 
 
+RESTART_SECONDS = 0.05  # a slice this late after the last one ended follows a pause in playback
+
+
 class WavSink:
     """Writes each reply to DIR/<prefix>reply-<turn>.wav at the voice's own rate.
 
@@ -67,15 +70,29 @@ class WavSink:
         self._lock = threading.Lock()
         self._stopped = False  # the reply was cut off: a slice still playing is not part of it
         self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
+        self._due: float | None = None  # when the slice playing now ends
 
     def _heard(self, block: np.ndarray) -> None:  # runs on the playback thread
-        reference = self.echo_reference
-        if reference is not None:
-            reference.played(block, self._rate)
-        time.sleep(len(block) / self._rate)
+        # Paced against the clock, as a sound device plays at its sample rate: each slice starts
+        # where the last one ended unless playback had paused. (Sleeping each slice's length let
+        # every wake-up's lateness add up, 100 ms within a second or two under load; the echo
+        # reference then re-placed the reply mid-sentence behind its own echo, and the canceller
+        # let the echo through as a person.)
+        now = time.monotonic()
+        if self._due is None or now > self._due + RESTART_SECONDS:
+            self._due = now  # nothing was queued: playback starts again now
+        start, self._due = self._due, self._due + len(block) / self._rate
+        self._playing(block, start)
+        time.sleep(max(0.0, self._due - time.monotonic()))
         with self._lock:
             if not self._stopped:
                 self._parts.append(block)
+
+    def _playing(self, block: np.ndarray, start: float) -> None:
+        """A slice starts to play at `start` (time.monotonic())."""
+        reference = self.echo_reference
+        if reference is not None:
+            reference.played(block, self._rate, latency=start - time.monotonic())
 
     def start_reply(self, turn_id: int) -> None:
         with self._lock:

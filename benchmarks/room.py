@@ -29,6 +29,7 @@ from audio.sinks import WavSink  # noqa: E402
 from audio.sources import Frame  # noqa: E402
 
 IMPULSE_SECONDS = 0.5  # the response is kept to where it has decayed by 40 dB
+CONTIGUOUS_SAMPLES = 16  # a slice starting within 1 ms of the last one's end follows it
 
 
 def rms(x: np.ndarray) -> float:
@@ -80,8 +81,10 @@ class Room:
         """The gain that puts Hearth's voice (active RMS voice_rms) level_db relative to the person."""
         return person_rms * 10 ** (level_db / 20) / voice_rms
 
-    def played(self, samples: np.ndarray, rate: int) -> None:
-        """A slice of Hearth's voice starts to play now (called on the playback thread)."""
+    def played(self, samples: np.ndarray, rate: int, start: float | None = None) -> None:
+        """A slice of Hearth's voice starts to play at `start` (time.monotonic(); now if None),
+        called on the playback thread. It is heard from then, right after the last slice where it
+        starts within a few samples of its end (the resampler's rounding)."""
         if self._started is None:
             return
         if self._resampler is None:
@@ -89,8 +92,8 @@ class Room:
         block = self._resampler.process(samples)
         if not len(block):  # the resampler holds the first few samples back
             return
-        position = int((time.monotonic() - self._started) * SAMPLE_RATE)
-        if self._cursor is not None and abs(position - self._cursor) <= SAMPLE_RATE // 10:
+        position = int(((time.monotonic() if start is None else start) - self._started) * SAMPLE_RATE)
+        if self._cursor is not None and abs(position - self._cursor) <= CONTIGUOUS_SAMPLES:
             position = self._cursor
         self._cursor = position + len(block)
         start = position + int(self.delay_ms * SAMPLE_RATE / 1000)
@@ -137,9 +140,9 @@ class RoomSink(WavSink):
         super().__init__(folder, realtime=True)
         self.room = room
 
-    def _heard(self, block: np.ndarray) -> None:
-        self.room.played(block, self._rate)
-        super()._heard(block)
+    def _playing(self, block: np.ndarray, start: float) -> None:
+        self.room.played(block, self._rate, start)
+        super()._playing(block, start)
 
 
 def blocks(audio: np.ndarray) -> Iterator[np.ndarray]:
