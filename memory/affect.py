@@ -20,8 +20,9 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "stressed": (-0.6, 0.7, (r"stress(ed|ful|ing)?", r"overwhelm(ed|ing)", r"swamped")),
     "relieved": (0.6, 0.3, (r"relie(f|ved)", r"feel like a new person", r"weight off")),
     "excited": (0.8, 0.9, (r"excit(ed|ing)", r"thrilled", r"can'?t wait", r"looking forward", r"psyched", r"stoked")),
+    # (loving something is being happy with it: "I love it" was noted "Tom feels loving because…")
     "happy": (0.8, 0.5, (r"happy", r"glad", r"delighted", r"joy(ful)?", r"good news", r"adorable", r"amazing",
-                         r"awesome", r"wonderful", r"fantastic")),
+                         r"awesome", r"wonderful", r"fantastic", r"\blove(s|d)?\b")),
     "proud": (0.8, 0.6, (r"proud",)),
     "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
     "sad": (-0.7, 0.3, (r"sad", r"down", r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy")),
@@ -32,7 +33,6 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained")),
     "hopeful": (0.5, 0.4, (r"hopeful", r"optimistic")),
     "calm": (0.4, 0.1, (r"calm", r"peaceful", r"relaxed", r"content")),
-    "loving": (0.8, 0.4, (r"\blove(s|d)?\b",)),
 }
 _NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
 _PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-from text.words import COUNT_WORDS, count_of, count_phrase
+from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -23,6 +23,12 @@ _FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan|planning|next|tomorrow|ha
                      r"can't wait|looking forward|scheduled|booked|hope to|want to)\b", re.I)
 _MONTH_RE = "|".join(sorted(_MON, key=len, reverse=True))
 _N_RE = "(" + "|".join([r"\d+", *sorted(COUNT_WORDS, key=len, reverse=True)]) + ")"
+# a day of the month: "14", "14th", "fourteenth", "twenty-first"
+_DAY_RE = "(" + "|".join([r"\d{1,2}", *sorted(map(re.escape, DAY_ORDINALS), key=len, reverse=True)]) + ")(?:st|nd|rd|th)?"
+
+
+def _day(word: str) -> int:
+    return int(word) if word.isdigit() else DAY_ORDINALS[word.lower()]
 
 
 @dataclass(frozen=True)
@@ -59,12 +65,12 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
 
     for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
         add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
-    for m in re.finditer(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?(?: of)? ({_MONTH_RE})\b,?(?: (\d{{4}}))?", text, re.I):
+    for m in re.finditer(rf"\b{_DAY_RE}(?: of)? ({_MONTH_RE})\b(?:,? (\d{{4}}))?", text, re.I):
         year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[2].lower()], int(m[1])))
-    for m in re.finditer(rf"\b({_MONTH_RE}) (\d{{1,2}})(?:st|nd|rd|th)?\b,?(?: (\d{{4}}))?", text, re.I):
+        add(m, _month_day(year, _MON[m[2].lower()], _day(m[1])))
+    for m in re.finditer(rf"\b({_MONTH_RE}) (?:the )?{_DAY_RE}\b(?:,? (\d{{4}}))?", text, re.I):
         year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[1].lower()], int(m[2])))
+        add(m, _month_day(year, _MON[m[1].lower()], _day(m[2])))
     for m in re.finditer(r"\b(the day before yesterday|yesterday|last night|today|tonight|this morning|"
                          r"the day after tomorrow|tomorrow)\b", text, re.I):
         offset = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,

@@ -181,6 +181,8 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
         if repeats(c.text, seen):  # a summary that says no more than a fact already in the block
             continue
         text = focus(c.text, qwords, max_words) if query is not None else c.text
+        if text != c.text and repeats(text, seen):  # cut down, it says what a line above says
+            continue
         line = f"- {text}"
         day = _day(c.said_at)
         head = 0 if day in groups else estimate_tokens(_header(day, now)) + 1
@@ -196,7 +198,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
             continue
         groups.setdefault(day, []).append(((c.said_at, c.kind, c.id), line))
         kept.append(r)
-        seen.append(word_set(c.text))
+        seen.append(word_set(line))
         used += cost
     out = []
     for day in sorted(groups):

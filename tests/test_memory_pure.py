@@ -27,6 +27,8 @@ D = date(2026, 5, 10)  # a Sunday
     ("on March 20th it started", date(2026, 3, 20)),
     ("surgery next week", date(2026, 5, 17)),
     ("tomorrow is the day", date(2026, 5, 11)),
+    ("my exam is on the twenty-third of June", date(2026, 6, 23)),  # a day said as a word, not "June" alone
+    ("it opens on July the first", date(2026, 7, 1)),
 ])
 def test_resolve_dates(text, expected):
     found = dates.resolve_dates(text, D)
@@ -51,6 +53,8 @@ def test_absolutise_keeps_text_and_adds_date():
     text = "I saw her yesterday."
     out = dates.absolutise(text, dates.resolve_dates(text, D))
     assert out == "I saw her yesterday (9 May 2026)."
+    text = "It's on the ninth of August, I think."  # the date is marked after its words, not after the comma
+    assert dates.absolutise(text, dates.resolve_dates(text, D)) == "It's on the ninth of August (9 August 2026), I think."
 
 
 @pytest.mark.parametrize("text,label,cause_word", [
@@ -62,6 +66,7 @@ def test_absolutise_keeps_text_and_adds_date():
     ("I'm so grateful to the vet.", "grateful", "vet"),
     ("My doctor said I'm low on iron, so I eat fish again. I feel a bit guilty about it.", "guilty", "iron"),
     ("I finally sleep at night, I feel like a new person.", "relieved", "sleep"),
+    ("I've joined a choir on Mondays and I love it.", "happy", "choir"),  # noted "feels happy", not "feels loving"
 ])
 def test_affect_and_cause(text, label, cause_word):
     found = affect.detect_affect(text)
@@ -339,6 +344,15 @@ def test_block_focuses_long_memories_on_the_query():
     results = ranking.rank([cand(1, 0.9, text=text)], NOW)
     block = ranking.memory_block(results, NOW, query="What is the cat called?", max_words=8)
     assert "Miso" in block and "Alps" not in block
+
+
+def test_two_memories_cut_down_to_the_same_sentence_make_one_line():
+    # a turn's fact and the summary that integrates it, both focused on what the question asks
+    fact = "Sold the old car in May. Cycling to work every day now and loving the fresh air."
+    summary = "Cycling to work every day now and loving the fresh air. Before that, drove to work for years."
+    results = ranking.rank([cand(1, 0.9, text=fact), cand(2, 0.8, text=summary)], NOW)
+    block = ranking.memory_block(results, NOW, query="How do I get to work every day now?", max_words=12)
+    assert block.count("Cycling to work") == 1, block
 
 
 def test_focus_keeps_short_text_and_windows_one_long_sentence():

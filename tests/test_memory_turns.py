@@ -150,7 +150,20 @@ def test_final_words_ranked_by_the_partial_meaning_embed_nothing_and_still_match
     _, rows = pm.recall("Is my brother Tom settling in?", like=partial)
     assert counting.calls == [] and any("Tom" in r["text"] for r in rows)  # named in the final words only
     pm.recall("Is my brother Tom settling in?")
-    assert counting.calls == ["Is my brother Tom settling in?"]  # without a partial, the final words are embedded
+    # without a partial, the final words are embedded, in the words of Dana's notes
+    assert counting.calls == ["Is Dana's brother Tom settling in?"]
+
+
+def test_a_question_in_the_first_person_finds_the_note_written_by_name(setup):
+    """Notes call the person by name; a question asked as "I" is matched in those words. Asked
+    as it came, the embedder put "Which course am I doing on Thursdays?" below the relevance floor
+    against "Dana signed up for a pottery course…", and recall found nothing."""
+    pm = memory_told(*setup, "I signed up for a pottery course in Hove, I go every Thursday evening.",
+                     "I got a new phone yesterday.")
+    _, rows = pm.recall("Which course am I doing on Thursdays?")
+    assert rows and "pottery" in rows[0]["text"]
+    _, rows = pm.recall("Which course is Dana doing on Thursdays?")  # the same in the notes' words
+    assert rows and "pottery" in rows[0]["text"]
 
 
 def test_fallback_when_nothing_matches(setup):

@@ -108,6 +108,10 @@ def test_a_reply_copying_the_notes_layout_is_said_without_it():
     # dates said as part of a sentence stay
     assert spoken_form("On 7 May 2026 you moved to Leeds.") == "On 7 May 2026 you moved to Leeds."
     assert spoken_form("It is -5 degrees - rather cold.") == "It is -5 degrees - rather cold."
+    # the date a note put in brackets after the day it names is not read out
+    assert spoken_form("Max has been limping since Sunday (1 March).") == "Max has been limping since Sunday."
+    assert spoken_form("She marries in June (1 June 2026), in Lisbon.") == "She marries in June, in Lisbon."
+    assert spoken_form("That was in (most of) March.") == "That was in (most of) March."
 
 
 def test_a_list_is_said_without_its_numbers():

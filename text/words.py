@@ -28,6 +28,12 @@ LEANING_WORDS = HANGING_WORDS | {"this", "these", "those", "some", "any", "no", 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
 _NUMBER_VALUES = {word: n for n, word in enumerate(NUMBER_WORDS)}
+_ORDINAL_UNITS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+                  "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth").split()
+# The days of a month as said ("the fourteenth of March", "the twenty-first"): word -> day.
+DAY_ORDINALS = ({word: n for n, word in enumerate(_ORDINAL_UNITS, 1)} | {"twentieth": 20, "thirtieth": 30}
+                | {f"{tens}{sep}{unit}": base + n for tens, base in (("twenty", 20), ("thirty", 30))
+                   for n, unit in enumerate(_ORDINAL_UNITS[:9], 1) for sep in ("-", " ") if base + n <= 31})
 # As said of a count: "a week ago", "a couple of days", "a few months".
 COUNT_WORDS = _NUMBER_VALUES | {"a": 1, "an": 1, "couple of": 2, "few": 3}
 

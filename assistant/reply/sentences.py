@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterable
 
+from memory.dates import MONTHS
 from memory.ranking import DAY_HEADER
 from text.words import LEANING_WORDS, sentence_ends
 
@@ -26,12 +27,15 @@ FIRST_PIECE_MAX_WORDS = 10
 # 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
 _NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
+# The date the notes put after a day they name ("since Sunday (1 March 2026)"), copied into a reply:
+# read aloud it is "since Sunday one March twenty twenty-six", and the words before it say when.
+_NOTE_DATE = re.compile(r"\s*\(\d{1,2} (?:" + "|".join(MONTHS) + r")(?: \d{4})?\)", re.I)
 
 
 def spoken_form(piece: str) -> str:
     """A reply's piece as it is said: without notes headers, a bullet copied from the prompt, or a
-    list's number ("1. Rest the knee" is said "Rest the knee")."""
-    return _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip()).strip()
+    list's number ("1. Rest the knee" is said "Rest the knee"), or the date a note put in brackets."""
+    return _NOTE_DATE.sub("", _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip())).strip()
 
 
 def split_complete(buffer: str) -> tuple[list[str], str]:
