@@ -1,6 +1,6 @@
 """Hearth's own voice in its microphone: self-interruptions, echo turns, barge-in, on real speech.
 
-    .venv/bin/python benchmarks/echo.py [--quick] [--levels -30,-20,-10,-6] [--runs N]
+    .venv/bin/python benchmarks/echo.py [--quick] [--levels -30,-20,-10,-6] [--runs N] [--long-replies]
         [--seed N] [--config FILE] [--echo-guard speakers|headphones|half-duplex] [--json FILE]
 
 Each run is one conversation, a fresh session, replayed through the real loop in real time
@@ -10,7 +10,9 @@ per run), convolved with a real room's impulse response (../shared/data/speech/r
 seminar-room-clap.wav), at each level relative to the person. The person asks a question and
 hears the answer out (nobody talks over it), asks a second, and at a random moment 0.3-2 s into
 that reply says a third recording over it, then hears its answer out. What was said over Hearth
-in one run is said in silence in the next, so the two WERs compare the same words.
+in one run is said in silence in the next, so the two WERs compare the same words. --long-replies
+gives Hearth scripted replies of about ten seconds each (the bundled model's last one or two
+sentences): a long echo, and a talk-over that lands mid-reply.
 Reported per level (under "levels" in the JSON):
   self_interruptions  playback stopped while no person was talking
   echo_turns          a turn made from Hearth's own voice (answered, or stopping playback)
@@ -53,6 +55,15 @@ IMPULSE = SPEECH / "rooms" / "seminar-room-clap.wav"
 QUESTIONS = ("asr/1272-128104-0000.wav", "asr/librivox-ss01-0880.wav", "asr/LJ001-0004.wav",
              "asr/librivox-ss01-0930.wav", "asr/cards-005.wav", "asr/librivox-ss01-0890.wav")
 LEVELS = (-30.0, -20.0, -10.0, -6.0)
+# --long-replies: each about ten seconds said, in words of its own (Hearth leaves out a sentence it said before)
+LONG_REPLIES = (
+    "That is a good thing to ask about. The short answer is that it depends on the weather, and on how much "
+    "time you have in the morning. If the day is dry, a walk along the river takes about forty minutes.",
+    "I would start with the basics. Keep a small notebook by the door and write down what you need each week. "
+    "After a month you will see which things you buy again and again, and you can plan around them.",
+    "There are a few ways to look at it. Some people like to finish the hardest task first, before lunch. Others "
+    "warm up with easy jobs and save the big one for the afternoon, when the house is quiet.",
+)
 
 
 def transcripts() -> dict[str, str]:
@@ -157,6 +168,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
     parser.add_argument("--echo-guard", help="override echo_guard")
+    parser.add_argument("--long-replies", action="store_true",
+                        help="Hearth's replies scripted, each several seconds long (the bundled model's are short)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     levels = [float(x) for x in args.levels.split(",")] if args.levels else ([-20.0, -6.0] if args.quick else LEVELS)
@@ -173,8 +186,18 @@ def main() -> int:
         config = load_config(args.config, overrides=overrides)
         engines = load_engines(config)
         engines.llm.complete([{"role": "user", "content": "hello"}], max_tokens=4)  # warm up, as start-up does
+        if args.long_replies:
+            # A scripted model: the bundled one answers in a sentence or two, and an echo that lasts
+            # is what a room makes hard. What the replies say does not matter here; how long they are does.
+            from dataclasses import replace
+
+            from fakes import ScriptedChat
+
+            engines = replace(engines, llm=ScriptedChat(*LONG_REPLIES))
+            config = replace(config, max_reply_sentences=10, max_reply_tokens=200)
         vrms = voice_rms(engines)
         report = {"echo_guard": config.echo_guard, "models": engines.describe(), "seed": args.seed,
+                  "long_replies": args.long_replies,
                   "impulse": IMPULSE.name, "levels": {}}
         n = 0
         for level in levels:
