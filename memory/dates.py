@@ -24,7 +24,8 @@ _FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan|planning|next|tomorrow|ha
 _MONTH_RE = "|".join(sorted(_MON, key=len, reverse=True))
 _N_RE = "(" + "|".join([r"\d+", *sorted(COUNT_WORDS, key=len, reverse=True)]) + ")"
 # a day of the month: "14", "14th", "fourteenth", "twenty-first"
-_DAY_RE = "(" + "|".join([r"\d{1,2}", *sorted(map(re.escape, DAY_ORDINALS), key=len, reverse=True)]) + ")(?:st|nd|rd|th)?"
+_DAY_RE = ("(" + "|".join([r"\d{1,2}", *sorted(map(re.escape, DAY_ORDINALS), key=len, reverse=True)])
+           + ")(?:st|nd|rd|th)?")
 
 
 def _day(word: str) -> int:

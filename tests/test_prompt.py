@@ -1,5 +1,5 @@
-from assistant.reply.prompt import (EXAMPLES, NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes, renewed_notes,
-                              same_reply)
+from assistant.reply.prompt import (EXAMPLES, NOTES_INTRO, SYSTEM_PROMPT, UNNAMED, History, build_messages, carry_notes,
+                                    in_my_words, renewed_notes, same_reply)
 from memory.ranking import estimate_tokens
 
 
@@ -136,3 +136,13 @@ def test_an_integrative_memory_is_given_as_its_sentences_without_its_labels():
     assert "- I walked her dog Max. I am worried about Max.\n" in last
     assert "- I lived in Leeds. I live in Bristol.\n" in last
     assert "Earlier" not in last and "Now" not in last
+
+
+def test_a_day_a_note_named_relative_to_when_it_was_said_is_given_as_its_date():
+    block = ("12 January 2026 (four months ago):\n- Tom started a new job today (12 January 2026).\n"
+             "- Tom's dog has limped since Sunday (11 January 2026). Tom quit the gym last week (5 January 2026).")
+    notes = in_my_words(block, "Tom")
+    assert "I started a new job on 12 January 2026." in notes
+    assert "My dog has limped since 11 January 2026." in notes
+    assert "last week (5 January 2026)" in notes  # a week is not one day: its words stay
+    assert "today" not in notes

@@ -111,8 +111,23 @@ def in_my_words(block: str, name: str | None) -> str:
     dog", "Dana is worried" → "I am worried". Written about them in the third person, the notes
     were read back so ("Dana remembers Max"); in their own words, the model answers them as "you",
     as it answers anything the person says."""
-    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(_SCAFFOLD.sub("", line[2:]), name or ""))
+    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(on_its_date(_SCAFFOLD.sub("", line[2:])),
+                                                                          name or ""))
                      if line.startswith("- ") else line for line in block.splitlines())
+
+
+# A day named relative to when the note was said, with the date the notes put after it: "I started a
+# new job today (12 January 2026)" read months later was answered "You started a new job today".
+_DAY_SAID = re.compile(r"\b(?:(since|until|till|from|before|after|by) )?(?:today|tonight|this morning|this afternoon|"
+                       r"this evening|yesterday|last night|tomorrow|the day (?:before yesterday|after tomorrow)|"
+                       r"(?:on |last |this |next |coming )?"
+                       r"(?:mon|tues|wednes|thurs|fri|satur|sun)day) \((\d{1,2} [A-Z][a-z]+ \d{4})\)", re.I)
+
+
+def on_its_date(note: str) -> str:
+    """A note's day said relative to when it was said ("today (12 January 2026)") as its date alone
+    ("on 12 January 2026"): the note is read on another day."""
+    return _DAY_SAID.sub(lambda m: f"{m[1] or 'on'} {m[2]}", note)
 
 
 # The labels an integrative memory's text carried in stores written before memory/update.render
