@@ -172,12 +172,6 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     changes only where a memory comes or goes (new ones mostly at the end), so the model's cached
     prompt reaches further into it."""
     qwords = content_words(query) if query else set()
-    kept_results = [r for r in results if not superseded(r.candidate, results)]
-    # a summary that stands for the facts it integrates is given whole: what is true now and what came before
-    whole = {r.candidate.id for r in kept_results if r.candidate.kind == "item"
-             and any(superseded(o.candidate, results) and set(o.candidate.provenance) < set(r.candidate.provenance)
-                     for o in results)}
-    results = kept_results
     groups: dict[date, list[tuple[tuple, str]]] = {}
     kept: list[Result] = []
     seen: list[set[str]] = []
@@ -186,7 +180,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
         c = r.candidate
         if repeats(c.text, seen):  # a summary that says no more than a fact already in the block
             continue
-        text = focus(c.text, qwords, max_words) if query is not None and c.id not in whole else c.text
+        text = focus(c.text, qwords, max_words) if query is not None else c.text
         if text != c.text and repeats(text, seen):  # cut down, it says what a line above says
             continue
         line = f"- {text}"
@@ -211,16 +205,6 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
         out.append(_header(day, now))
         out += [line for _, line in sorted(groups[day])]
     return kept, "\n".join(out)
-
-
-def superseded(c: Candidate, results: list[Result]) -> bool:
-    """A memory item whose turns a fuller item among the results integrates (an entity's summary,
-    rewritten from it and what came after): that one says what is true now and what came before.
-    Shown both, the small model answered "Where do I work now?" from the older line ("Hillside
-    School" for "I quit teaching last week, I'm working at my uncle's bakery now")."""
-    turns = set(c.provenance)
-    return c.kind == "item" and bool(turns) and any(
-        r.candidate.kind == "item" and turns < set(r.candidate.provenance) for r in results)
 
 
 def word_set(text: str) -> set[str]:

@@ -355,22 +355,6 @@ def test_two_memories_cut_down_to_the_same_sentence_make_one_line():
     assert block.count("Cycling to work") == 1, block
 
 
-def test_a_fact_that_a_summary_in_the_block_integrates_gives_way_to_it():
-    said = datetime(2026, 5, 1).isoformat()
-    old = ranking.Candidate(1, "item", "Started at the post office.", 0.7, said, provenance=(10,))
-    new = ranking.Candidate(2, "item", "Left the post office, works at the library now.", 0.6, said, provenance=(20,))
-    summary = ranking.Candidate(3, "item", "Works at the library now. Before that, at the post office.", 0.5, said,
-                                provenance=(10, 20))
-    other = ranking.Candidate(4, "item", "Has a cat called Miso.", 0.4, said, provenance=(30,))
-    feeling = ranking.Candidate(5, "persona", "Feels happy about the library.", 0.5, said, provenance=(20,))
-    block = ranking.memory_block(ranking.rank([old, new, summary, other, feeling], NOW), NOW)
-    assert "Started at the post office" not in block and "Left the post office" not in block
-    assert "Before that, at the post office" in block and "Miso" in block and "Feels happy" in block
-    # without the summary, both facts stay
-    block = ranking.memory_block(ranking.rank([old, new, other], NOW), NOW)
-    assert "Started at the post office" in block and "Left the post office" in block
-
-
 def test_focus_keeps_short_text_and_windows_one_long_sentence():
     assert ranking.focus("a short one", {"x"}, 5) == "a short one"
     words = " ".join(f"w{i}" for i in range(30)) + " painting sunrise " + " ".join(f"v{i}" for i in range(30))
