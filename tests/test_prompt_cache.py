@@ -105,7 +105,14 @@ def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engine
     notes = responder.prompt_cache.last_notes
     assert "Biscuit" in notes  # recalled for what Dana said last
     cached, evaluated = first_piece(engines.llm, build_messages("How is he today?", History(), notes, "Dana"))
-    assert cached > 60 and evaluated < 25
+    # The cache reaches into the warmed notes: past all of the prompt without them. With repeatable
+    # replies (the suite's setting) batches start at multiples of EVAL_BATCH and a prompt's last,
+    # unfilled one is evaluated again, so where the reuse ends depends on the notes' length (the
+    # template's tail after the notes is not shared with the next prompt either): up to one batch
+    # and that tail are evaluated again.
+    bare = engines.llm.count_prompt_tokens(build_messages("", History(), "", "Dana"))
+    warmed = engines.llm.count_prompt_tokens(build_messages("", History(), notes, "Dana"))
+    assert bare < cached and cached >= warmed - 2 * EVAL_BATCH, (bare, cached, warmed)
     store.close()
 
 
