@@ -31,6 +31,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,7 @@ from assistant.pipeline.loop import TurnLoop  # noqa: E402
 from audio.sources import read_audio_file  # noqa: E402
 from room import (Room, RoomSink, Said, active_rms, blocks, during, load_impulse, say, silence,  # noqa: E402
                   speech_onset, wait_for)
+from fakes import ScriptedChat  # noqa: E402
 from wer import word_errors  # noqa: E402
 
 SPEECH = ROOT.parent / "shared" / "data" / "speech"
@@ -189,10 +191,6 @@ def main() -> int:
         if args.long_replies:
             # A scripted model: the bundled one answers in a sentence or two, and an echo that lasts
             # is what a room makes hard. What the replies say does not matter here; how long they are does.
-            from dataclasses import replace
-
-            from fakes import ScriptedChat
-
             engines = replace(engines, llm=ScriptedChat(*LONG_REPLIES))
             config = replace(config, max_reply_sentences=10, max_reply_tokens=200)
         vrms = voice_rms(engines)

@@ -96,11 +96,11 @@ class Room:
         if self._cursor is not None and abs(position - self._cursor) <= CONTIGUOUS_SAMPLES:
             position = self._cursor
         self._cursor = position + len(block)
-        start = position + int(self.delay_ms * SAMPLE_RATE / 1000)
-        echo = np.convolve(block, self.impulse)[: len(self._echo) - start] * self.gain
+        heard_at = position + int(self.delay_ms * SAMPLE_RATE / 1000)  # the sample the echo reaches the microphone
+        echo = np.convolve(block, self.impulse)[: len(self._echo) - heard_at] * self.gain
         with self._lock:
-            if start >= 0 and len(echo):
-                self._echo[start:start + len(echo)] += echo
+            if heard_at >= 0 and len(echo):
+                self._echo[heard_at:heard_at + len(echo)] += echo
 
     def frames(self, script: Callable[["Room"], Iterator[np.ndarray]]) -> Iterator[Frame]:
         """The microphone, paced in real time: what `script` says (32 ms blocks of the person, or

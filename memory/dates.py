@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase
+from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase, day_of_month
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -27,9 +27,6 @@ _N_RE = "(" + "|".join([r"\d+", *sorted(COUNT_WORDS, key=len, reverse=True)]) + 
 _DAY_RE = ("(" + "|".join([r"\d{1,2}", *sorted(map(re.escape, DAY_ORDINALS), key=len, reverse=True)])
            + ")(?:st|nd|rd|th)?")
 
-
-def _day(word: str) -> int:
-    return int(word) if word.isdigit() else DAY_ORDINALS[word.lower()]
 
 
 @dataclass(frozen=True)
@@ -68,10 +65,10 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
         add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
     for m in re.finditer(rf"\b{_DAY_RE}(?: of)? ({_MONTH_RE})\b(?:,? (\d{{4}}))?", text, re.I):
         year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[2].lower()], _day(m[1])))
+        add(m, _month_day(year, _MON[m[2].lower()], day_of_month(m[1])))
     for m in re.finditer(rf"\b({_MONTH_RE}) (?:the )?{_DAY_RE}\b(?:,? (\d{{4}}))?", text, re.I):
         year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[1].lower()], _day(m[2])))
+        add(m, _month_day(year, _MON[m[1].lower()], day_of_month(m[2])))
     for m in re.finditer(r"\b(the day before yesterday|yesterday|last night|today|tonight|this morning|"
                          r"the day after tomorrow|tomorrow)\b", text, re.I):
         offset = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
@@ -130,6 +127,11 @@ def _shift(day: date, n: int, unit: str) -> date:
 
 def format_date(day: date) -> str:
     return f"{day.day} {MONTHS[day.month - 1].capitalize()} {day.year}"
+
+
+# What format_date writes, as patterns (match them case-insensitively): "1 March", then "1 March 2026".
+DAY_MONTH_RE = r"\d{1,2} (?:" + "|".join(MONTHS) + ")"
+WRITTEN_DATE_RE = DAY_MONTH_RE + r" \d{4}"
 
 
 def absolutise(text: str, mentions: list[DateMention]) -> str:

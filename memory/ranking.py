@@ -9,7 +9,7 @@ from datetime import date, datetime
 from text.words import split_sentences
 
 from .affect import compatibility
-from .dates import MONTHS, format_date, relative
+from .dates import WRITTEN_DATE_RE, format_date, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -162,7 +162,7 @@ def _header(day: date, now: datetime | date) -> str:
 
 
 # What _header writes, wherever it turns up (a small model sometimes copies one into its reply).
-DAY_HEADER = re.compile(r"\b\d{1,2} (?:%s) \d{4} \([^)]*\):" % "|".join(MONTHS), re.I)
+DAY_HEADER = re.compile(rf"\b{WRITTEN_DATE_RE} \([^)]*\):", re.I)
 
 
 def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query: str | None,

@@ -87,6 +87,11 @@ def count_of(word: str) -> int:
     return int(word) if word.isdigit() else COUNT_WORDS[word.lower()]
 
 
+def day_of_month(word: str) -> int:
+    """A day of the month written in digits or as said ("14", "fourteenth", "twenty-first")."""
+    return int(word) if word.isdigit() else DAY_ORDINALS[word.lower()]
+
+
 def as_digits(word: str) -> str:
     """A number word as digits ("four" → "4"); any other word as it is. Whisper writes a number
     as a word in one pass and as digits in the next, so words are compared in this form."""

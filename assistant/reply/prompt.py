@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.dates import WRITTEN_DATE_RE
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
 from assistant.reply.perspective import UNNAMED, first_person
@@ -121,7 +122,7 @@ def in_my_words(block: str, name: str | None) -> str:
 _DAY_SAID = re.compile(r"\b(?:(since|until|till|from|before|after|by) )?(?:today|tonight|this morning|this afternoon|"
                        r"this evening|yesterday|last night|tomorrow|the day (?:before yesterday|after tomorrow)|"
                        r"(?:on |last |this |next |coming )?"
-                       r"(?:mon|tues|wednes|thurs|fri|satur|sun)day) \((\d{1,2} [A-Z][a-z]+ \d{4})\)", re.I)
+                       rf"(?:mon|tues|wednes|thurs|fri|satur|sun)day) \(({WRITTEN_DATE_RE})\)", re.I)
 
 
 def on_its_date(note: str) -> str:
