@@ -14,7 +14,7 @@ the reply time, not to cost it, and beside Whisper on two cores both ran at half
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Iterator
 
 
@@ -132,8 +132,7 @@ class BackgroundChat:
 
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
         # the next reply's cached prompt is put back afterwards, where the model can (llama.cpp)
-        keeping = getattr(self._llm, "cache_kept", nullcontext)
-        with self._gate.background(timeout=self.wait_seconds), keeping():
+        with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():
             # the prompt first, a batch at a time: a long one would otherwise hold a reply up for seconds
             if not self._llm.prefill(messages, stop=lambda: self._gate.reply_waiting):
                 raise Preempted
@@ -145,7 +144,5 @@ class BackgroundChat:
                         raise Preempted
                     pieces.append(piece)
             finally:
-                close = getattr(stream, "close", None)
-                if close:
-                    close()
+                stream.close()
             return "".join(pieces)

@@ -3,7 +3,7 @@ an OpenAI-compatible server (models/llm_server.py)."""
 
 from __future__ import annotations
 
-from typing import Callable, Generator, Protocol
+from typing import Callable, ContextManager, Generator, Protocol
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
@@ -36,3 +36,7 @@ class ChatModel(Protocol):
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Optional: evaluate a prompt ahead of time (a no-op where the model is remote), giving up
         as soon as stop() says so. True when all of it was evaluated."""
+
+    def cache_kept(self) -> ContextManager[None]:
+        """The model's cache of the next reply's prompt is as it was once the block is done, where
+        the model keeps one here (llama.cpp); a context that does nothing elsewhere."""

@@ -6,7 +6,8 @@ import http.client
 import json
 import urllib.error
 import urllib.request
-from typing import Callable, Generator
+from contextlib import nullcontext
+from typing import Callable, ContextManager, Generator
 
 from . import ModelError
 from .llm import Message
@@ -76,6 +77,9 @@ class OpenAICompatChat:
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """A remote server keeps its own cache; nothing to do ahead of time."""
         return True
+
+    def cache_kept(self) -> ContextManager[None]:
+        return nullcontext()  # the server's cache is its own
 
     def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature}

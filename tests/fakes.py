@@ -9,6 +9,7 @@ run the same paths in the replay tests).
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 
 import numpy as np
 
@@ -43,6 +44,9 @@ class ScriptedChat:
 
     def prefill(self, messages, stop=None) -> bool:
         return True
+
+    def cache_kept(self):
+        return nullcontext()
 
 
 class ScriptedServer:

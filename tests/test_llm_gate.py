@@ -29,6 +29,9 @@ class Watched:
         finally:
             self.prefilled = self.llm.cached_tokens
 
+    def cache_kept(self):
+        return self.llm.cache_kept()
+
     def stream(self, messages, max_tokens=160, temperature=0.0, avoid="", never_open_with=()):
         try:
             for piece in self.llm.stream(messages, max_tokens, temperature, avoid):

@@ -3,7 +3,12 @@ from assistant.reply.prompt import NOTES_INTRO
 
 
 def stream(text: str, size: int = 3):
-    return [text[i : i + size] for i in range(0, len(text), size)]
+    """The text a few characters a token, as a generator, as the language model's stream is."""
+    yield from (text[i : i + size] for i in range(0, len(text), size))
+
+
+def pieces(*tokens: str):
+    yield from tokens
 
 
 def test_sentences_come_out_as_they_complete():
@@ -12,7 +17,7 @@ def test_sentences_come_out_as_they_complete():
 
 
 def test_first_sentence_is_released_before_the_stream_ends():
-    tokens = iter(stream("It is sunny outside today. And tomorrow it will rain a lot"))
+    tokens = stream("It is sunny outside today. And tomorrow it will rain a lot")
     gen = sentences_from_tokens(tokens)
     assert next(gen) == "It is sunny outside today."
     assert list(tokens)  # tokens were still left when the first sentence came out
@@ -31,17 +36,17 @@ def test_very_short_fragments_join_the_next_sentence():
 def test_unfinished_tail_is_returned_by_split_and_flushed_at_the_end():
     done, rest = split_complete("This one is finished. This one is not")
     assert done == ["This one is finished."] and rest == "This one is not"
-    assert list(sentences_from_tokens(["no end mark at all"])) == ["no end mark at all"]
+    assert list(sentences_from_tokens(pieces("no end mark at all"))) == ["no end mark at all"]
 
 
 def test_newlines_break_sentences():
-    assert list(sentences_from_tokens(["first line without a stop\nsecond line"])) == [
+    assert list(sentences_from_tokens(pieces("first line without a stop\nsecond line"))) == [
         "first line without a stop", "second line"]
 
 
 def test_empty_stream_yields_nothing():
-    assert list(sentences_from_tokens([])) == []
-    assert list(sentences_from_tokens(["  ", ""])) == []
+    assert list(sentences_from_tokens(pieces())) == []
+    assert list(sentences_from_tokens(pieces("  ", ""))) == []
 
 
 def first_pieces(text: str) -> list[str]:

@@ -1,15 +1,15 @@
 """The memory browser (second screen, key b): one person's memory items with their versions, search, forget.
 
 Built on memory.MemoryStore's public methods: find_person, entities, items_of_entity, history,
-persona, search (with the store's embedder; a plain text filter without one). Forgetting needs
-`store.forget_item(person_id, item_id)`; where the store has none the key says so and does nothing.
+persona, search (with the store's embedder; a plain text filter where it was opened without one) and
+forget_item.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +19,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
 from .render import when
+
+if TYPE_CHECKING:
+    from memory import MemoryStore
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,13 @@ class ItemRow:
     versions: int
 
 
-def person_id_of(store, person: str | None) -> int | None:
+def person_id_of(store: MemoryStore | None, person: str | None) -> int | None:
     if store is None or not person:
         return None
     return store.find_person(person)
 
 
-def list_items(store, person_id: int) -> list[ItemRow]:
+def list_items(store: MemoryStore, person_id: int) -> list[ItemRow]:
     """Every current item of the person, grouped by entity (most recently touched first)."""
     rows = []
     for entity in store.entities(person_id):
@@ -47,12 +50,12 @@ def list_items(store, person_id: int) -> list[ItemRow]:
     return rows
 
 
-def search_items(store, person_id: int, rows: list[ItemRow], query: str, k: int = 20) -> list[ItemRow]:
+def search_items(store: MemoryStore, person_id: int, rows: list[ItemRow], query: str, k: int = 20) -> list[ItemRow]:
     """Rows matching the query: by embedding similarity where the store has an embedder, else by text."""
     query = query.strip()
     if not query:
         return rows
-    embedder = getattr(store, "embedder", None)
+    embedder = store.embedder
     by_id = {r.item_id: r for r in rows}
     if embedder is not None:
         hits = store.search(person_id, embedder.embed_one(query), k)
@@ -61,7 +64,7 @@ def search_items(store, person_id: int, rows: list[ItemRow], query: str, k: int 
     return [r for r in rows if all(w in f"{r.entity} {r.schema} {r.text}".lower() for w in words)]
 
 
-def history_text(store, item_id: int, now: datetime | None) -> Text:
+def history_text(store: MemoryStore, item_id: int, now: datetime | None) -> Text:
     out = Text()
     for n, v in enumerate(store.history(item_id)):
         if n:
@@ -117,7 +120,7 @@ class MemoryBrowser(Screen):
     MemoryBrowser #message { height: auto; padding: 0 1; color: $text-muted; }
     """
 
-    def __init__(self, store=None, person: str | None = None, now: Callable[[], datetime] = datetime.now) -> None:
+    def __init__(self, store: MemoryStore | None = None, person: str | None = None, now: Callable[[], datetime] = datetime.now) -> None:
         super().__init__()
         self.store, self.person, self.now = store, person, now
         self.person_id = person_id_of(store, person)
@@ -192,14 +195,9 @@ class MemoryBrowser(Screen):
         row = self.selected()
         if row is None:
             return
-        forget = getattr(self.store, "forget_item", None)
-        if forget is None:
-            self.notify("This memory store cannot forget yet.", severity="warning")
-            return
-
         def answered(yes: bool | None) -> None:
             if yes:
-                forget(self.person_id, row.item_id)
+                self.store.forget_item(self.person_id, row.item_id)
                 self.notify(f"Forgot: {row.text[:60]}")
                 self.reload()
 

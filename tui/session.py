@@ -74,6 +74,7 @@ class Session:
         self.engines = None
         self._mic = self._speaker = None
         self._thread: threading.Thread | None = None
+        self._post: Post | None = None  # the window's, once start() is called
 
     # -- before the window opens ------------------------------------------------------------------
 
@@ -108,9 +109,8 @@ class Session:
     # -- on the session thread --------------------------------------------------------------------
 
     def _post_status(self, state: str, message: str) -> None:
-        post = getattr(self, "_post", None)
-        if post is not None:
-            post(InputStatus(state, message))
+        if self._post is not None:
+            self._post(InputStatus(state, message))
 
     def start(self, post: Post) -> None:
         self._post = post

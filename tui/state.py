@@ -126,8 +126,6 @@ class ViewState:
         return next((e for e in self.engines if e.name == name), None)
 
 
-_PLAYBACK_STOPPED = getattr(ev, "PlaybackStopped", ())  # () matches nothing where the event is absent
-
 _VAD_AFTER: dict[type, str] = {
     ev.SpeechStart: SPEAKING,
     ev.SpeechResumed: SPEAKING,
@@ -183,7 +181,7 @@ def _event(state: ViewState, e: ev.Event) -> ViewState:
         # a fallback reply is spoken without SentenceReady: show its text
         sentences = turn.sentences or ((e.text,) if e.text else ())
         turn = replace(turn, sentences=sentences, reply_done=True, interrupted=e.interrupted)
-    elif isinstance(e, _PLAYBACK_STOPPED):  # barge-in: the person spoke over the reply
+    elif isinstance(e, ev.PlaybackStopped):  # barge-in: the person spoke over the reply
         turn = replace(turn, interrupted=True)
     elif isinstance(e, ev.TurnSkipped):
         turn = replace(turn, skipped=e.reason or "skipped")

@@ -77,7 +77,7 @@ def _ended(piece: str) -> bool:
     return piece.rstrip("\"')]")[-1:] in ".!?…"
 
 
-def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0, max_sentences: int = 0,
+def sentences_from_tokens(tokens: Generator[str, None, None], first_clause_words: int = 0, max_sentences: int = 0,
                           cut_short: Callable[[], bool] = lambda: False) -> Generator[str, None, None]:
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
@@ -98,9 +98,7 @@ def sentences_from_tokens(tokens: Iterable[str], first_clause_words: int = 0, ma
             continue  # only the remainder is unended and still unsaid when cut_short holds
         yield piece
         if max_sentences and ended >= max_sentences:
-            close = getattr(tokens, "close", None)
-            if close:
-                close()  # the model stops generating
+            tokens.close()  # the model stops generating
             return
 
 
