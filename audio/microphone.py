@@ -11,12 +11,16 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import SAMPLE_RATE
+from . import FRAME_SAMPLES, SAMPLE_RATE
 from .convert import StreamResampler, to_mono
 from .errors import AudioInputError
 from .sources import Frame, first_line, framer
 
 log = logging.getLogger(__name__)
+
+# Silence given for the time a device was away errs long by this much: an input ahead of the clock
+# is followed by the echo reference at once, one behind it only after seconds (audio/echo.py).
+AWAY_MARGIN = FRAME_SAMPLES
 
 
 class MicSource:
@@ -30,6 +34,10 @@ class MicSource:
     a replugged device may come back under another index) until it delivers audio again:
     "input device ... back" and `on_status("back", message)`. With recover=False, or once
     `give_up_seconds` have passed without the device, AudioInputError is raised instead.
+
+    The time the device was away is silence on the input timeline, as if it had been there and
+    quiet: Hearth's echo reference maps the clock onto input positions (audio/echo.py), and an input
+    that fell behind the clock by those seconds placed what was played after its own echo.
     """
 
     def __init__(self, device: int | str | None = None, stall_seconds: float = 2.0, retry_seconds: float = 1.0,
@@ -162,6 +170,8 @@ class MicSource:
         self._open()  # a device that cannot be opened at start is an error, not a wait
         resampler = StreamResampler(self.rate, SAMPLE_RATE)
         recovering = False  # reopened after a loss, and no audio yet
+        last_block_at = time.monotonic()  # when the last block came: the audio before a loss ended then
+        padded = 0  # samples of silence given for a loss so far (the padding)
         while not self._closed:
             try:
                 generation, block = self._queue.get(timeout=min(self.stall_seconds, 0.25))
@@ -173,10 +183,15 @@ class MicSource:
                 if generation != self._generation:
                     continue  # from a stream we already gave up on
                 if block is not None:
-                    self._last_audio = time.monotonic()
+                    self._last_audio = now = time.monotonic()
                     if recovering:
                         recovering = False
                         self._report("back", f"input device {self.name!r} back")
+                        away = now - len(block) / self.rate - last_block_at
+                        missing = int(away * SAMPLE_RATE) + AWAY_MARGIN - padded
+                        if missing > 0:
+                            yield np.zeros(missing, dtype=np.float32)
+                    last_block_at = now
                     yield resampler.process(to_mono(block))
                     continue
                 if self._closed:
@@ -189,8 +204,9 @@ class MicSource:
                 self._lost(why)  # raises when not recovering
                 if len(tail):
                     yield tail
-                if self.padding_seconds > 0:  # an utterance cut off by the loss still reaches its endpoint
-                    yield np.zeros(int(self.padding_seconds * SAMPLE_RATE), dtype=np.float32)
+                padded = int(self.padding_seconds * SAMPLE_RATE)
+                if padded > 0:  # an utterance cut off by the loss still reaches its endpoint
+                    yield np.zeros(padded, dtype=np.float32)
             if not self._reopen():
                 break
             recovering = True

@@ -41,6 +41,7 @@ class FakeHardware:
         self.open_attempts: list[float] = []
         self.queries: list[float] = []  # when the device list was read (each reopen attempt reads it)
         self.written: list[np.ndarray] = []
+        self.delivered: list[float] = []  # when each input block was handed to a callback
         self.lock = threading.Lock()
 
     def devices(self) -> list[dict]:
@@ -104,6 +105,7 @@ class FakeInputStream:
             if self.hw.stalled:
                 continue
             block = self.hw.signal(self.blocksize).reshape(-1, 1)
+            self.hw.delivered.append(time.monotonic())
             self.callback(block, self.blocksize, None, None)
             self.blocks += 1
 
@@ -233,6 +235,32 @@ def test_a_stalled_microphone_is_reported_and_reopened_when_it_is_back(hardware,
     quiet = [f for _, f in reader.frames[before - 20:before + 20] if not f.samples.any()]
     assert len(quiet) >= int(0.5 * 16_000 / 512) - 1
     assert all(f.index == i for i, (_, f) in enumerate(reader.frames)), "frame numbers stay continuous"
+
+
+def test_the_time_the_microphone_was_away_is_silence_on_the_input_timeline(hardware):
+    """Hearth's echo reference maps the clock onto input positions. Before, an input that came back
+    from a loss had fallen behind the clock by the time the device was away, and the reference put
+    Hearth's voice that far from its echo: through speakers, it talked to itself after a replug."""
+    hw = hardware(inputs=(("USB Mic", 48_000),))
+    mic = MicSource("USB", stall_seconds=0.3, retry_seconds=0.1, padding_seconds=0.2)
+    reader = Consumer(mic)
+    try:
+        reader.wait_for(lambda: len(reader.frames) >= 20)
+        hw.unplugged.add("USB Mic")
+        reader.wait_for(lambda: mic.state == "lost")
+        time.sleep(0.6)
+        before = len(hw.delivered)
+        hw.unplugged.discard("USB Mic")
+        reader.wait_for(lambda: len(hw.delivered) > before and len(reader.frames) >= 100)
+    finally:
+        reader.stop()
+    block_seconds = 0.032
+    away = hw.delivered[before] - block_seconds - hw.delivered[before - 1]  # no audio was captured then
+    samples = np.concatenate([f.samples for _, f in reader.frames])
+    loud = np.flatnonzero(np.abs(samples) > 0.05)
+    gap = np.diff(loud).max() / 16_000  # the silence between the audio before the loss and after it
+    assert away > 0.8
+    assert away - 0.01 <= gap <= away + 0.1, (gap, away)
 
 
 def test_a_stream_that_errors_mid_session_is_reopened(hardware):
