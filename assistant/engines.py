@@ -1,11 +1,18 @@
-"""Loading every engine the loop needs from the configuration, reporting progress as each loads."""
+"""Loading every engine the loop needs from the configuration, reporting progress as each loads.
+
+Live mode listens as soon as voice activity can be judged: `load_engines(background=True)` loads
+the VAD, then hands back engines of which the rest are still `Loading` on one background thread,
+in the order a first utterance needs them. Using one waits until it is ready, so the first
+utterance waits only for what it needs, and only as long as it must.
+"""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Generic, TypeVar
 
 from audio.vad import SileroVad
 from models import ModelError, bundled
@@ -19,10 +26,43 @@ from models.tts import PiperSynthesizer
 from assistant.config import Config
 
 Progress = Callable[[str, str, float], None]  # (engine, "loading" | "ready", seconds)
+T = TypeVar("T")
+
+
+class Loading(Generic[T]):
+    """An engine the background loader has not finished: it stands in for the engine, and any use
+    of it (`loading.transcribe(...)`) waits until the engine is ready. A load that failed raises
+    its error wherever the engine is used."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label  # (not `name`: that is the engine's own, read through to it)
+        self._ready = threading.Event()
+        self._engine: T | None = None
+        self._error: BaseException | None = None
+
+    def _done(self, engine: T | None = None, error: BaseException | None = None) -> None:
+        self._engine, self._error = engine, error
+        self._ready.set()
+
+    def engine(self) -> T:
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self._engine
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__") or attr in ("_label", "_ready", "_engine", "_error"):
+            raise AttributeError(attr)  # (probes such as copy's, and a half-built object, never wait)
+        return getattr(self.engine(), attr)
+
+    def __repr__(self) -> str:
+        return f"<{self._label}: {'ready' if self._ready.is_set() else 'loading'}>"
 
 
 @dataclass
 class Engines:
+    """What the loop runs on. All but the VAD may be `Loading` stand-ins for a while (live mode)."""
+
     vad: SileroVad
     asr: WhisperTranscriber
     llm: ChatModel
@@ -68,7 +108,11 @@ def load_turn_end(config: Config):
     return TurnEndModel(bundled.turn_end_model())
 
 
-def load_engines(config: Config, progress: Progress | None = None) -> Engines:
+def load_engines(config: Config, progress: Progress | None = None, background: bool = False,
+                 on_failure: Callable[[BaseException], None] | None = None) -> Engines:
+    """Every engine, loaded now; or, with `background`, the VAD now and the rest `Loading` on a
+    background thread, which calls `on_failure(error)` if one cannot be loaded (the ones after it
+    are not loaded then: each raises that error where it is used)."""
     report = progress or (lambda *_: None)
 
     def timed(name: str, make):
@@ -79,30 +123,53 @@ def load_engines(config: Config, progress: Progress | None = None) -> Engines:
         return engine
 
     vad = timed("vad", lambda: load_vad(config))
-    turn_end = timed("turn_end", lambda: load_turn_end(config)) if config.turn_end_model else None
-    asr = timed("asr", lambda: load_asr(config))
-    llm = timed("llm", lambda: load_llm(config))
+    # in the order a first utterance needs them: its endpoint, its words (partials while it is
+    # said), the reply, its voice; then who said it and what is known of them
+    makers: list[tuple[str, Callable[[], object]]] = []
+    if config.turn_end_model:
+        makers.append(("turn_end", lambda: load_turn_end(config)))
+    makers += [("asr", lambda: load_asr(config)), ("llm", lambda: load_llm(config)),
+               ("tts", lambda: load_tts(config))]
+    if config.memory:
+        makers += [("embedder", lambda: load_embedder(config)), ("voice", load_voice)]
+    if not background:
+        return Engines(vad=vad, **{name: timed(name, make) for name, make in makers})
+
+    loading = {name: Loading(name) for name, _ in makers}
+
+    def load_the_rest() -> None:
+        for n, (name, make) in enumerate(makers):
+            try:
+                loading[name]._done(timed(name, make))
+            except BaseException as exc:
+                for later, _ in makers[n:]:
+                    loading[later]._done(error=exc)
+                if on_failure is not None:
+                    on_failure(exc)
+                return
+
+    threading.Thread(target=load_the_rest, name="engine-loader", daemon=True).start()
+    return Engines(vad=vad, **loading)
+
+
+def load_tts(config: Config) -> PiperSynthesizer:
     if config.tts_voice:
-        voice = Path(config.tts_voice).expanduser()
-        tts = timed("tts", lambda: PiperSynthesizer(voice, threads=config.threads))
-    else:
-        tts = timed("tts", lambda: PiperSynthesizer(*bundled.piper_voice(), threads=config.threads))
-    embedder = None
-    if config.memory:
-        from models.embedder import TextEmbedder
-
-        embedder = timed("embedder", lambda: TextEmbedder(threads=config.threads))
-    voice = None
-    if config.memory:
-        from audio.voiceprint import VoiceEncoder
-
-        def warm_voice():
-            encoder = VoiceEncoder()
-            encoder.warm_up()  # the first embedding costs seconds: pay it now, not on the first turn
-            return encoder
-
-        voice = timed("voice", warm_voice)
-    return Engines(vad=vad, asr=asr, llm=llm, tts=tts, embedder=embedder, voice=voice, turn_end=turn_end)
+        return PiperSynthesizer(Path(config.tts_voice).expanduser(), threads=config.threads)
+    return PiperSynthesizer(*bundled.piper_voice(), threads=config.threads)
 
 
-__all__ = ["Engines", "load_asr", "load_engines", "load_llm", "load_turn_end", "load_vad", "ModelError"]
+def load_embedder(config: Config):
+    from models.embedder import TextEmbedder
+
+    return TextEmbedder(threads=config.threads)
+
+
+def load_voice():
+    from audio.voiceprint import VoiceEncoder
+
+    encoder = VoiceEncoder()
+    encoder.warm_up()  # the first embedding costs seconds: pay it now, not on the first turn
+    return encoder
+
+
+__all__ = ["Engines", "Loading", "load_asr", "load_engines", "load_llm", "load_turn_end", "load_vad", "ModelError"]

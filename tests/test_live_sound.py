@@ -122,12 +122,14 @@ class SpeakerLevel:
 class HearthProcess:
     """`hearth --no-tui` as a person starts it, on the stack's devices, with its own data and config."""
 
-    def __init__(self, stack: SoundStack, folder: Path, llm_endpoint: str = "") -> None:
+    def __init__(self, stack: SoundStack, folder: Path, llm_endpoint: str = "", llm_model: str = "") -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.events_path = folder / "events.jsonl"
         config = folder / "config.toml"
         # Greedy replies keep the run repeatable; everything else is as a new user has it.
-        models = f"[models]\nllm_endpoint = '{llm_endpoint}'\n" if llm_endpoint else ""
+        models = "".join(f"{key} = '{value}'\n" for key, value in (("llm_endpoint", llm_endpoint),
+                                                                      ("llm_model", llm_model)) if value)
+        models = f"[models]\n{models}" if models else ""
         config.write_text(f"[assistant]\ntemperature = 0.0\nmax_reply_tokens = 60\n{models}")
         env = dict(stack.env, HEARTH_CONFIG=str(config), HEARTH_DATA_DIR=str(folder / "data"), PYTHONUNBUFFERED="1")
         self.stdout: list[tuple[float, str]] = []
@@ -508,3 +510,28 @@ def test_hearth_devices_lists_the_sound_servers_input_and_output(sound_stack):
     assert out.returncode == 0, out.stderr[-2000:]
     pulse = [line for line in out.stdout.splitlines() if line.split()[-1:] == ["pulse"]]
     assert pulse and pulse[0].split()[1] == "in/out", out.stdout
+
+
+def test_live_mode_listens_while_the_models_load_and_a_model_that_fails_ends_it_in_one_line(sound_stack, tmp_path):
+    """Hearth listens once it can tell speech from silence, and loads the other models meanwhile
+    (listening took 8-11 s of launch here before, 2 s after: benchmarks/startup.py). A model that
+    then fails to load ends the run as it did when it failed before listening: its one line, exit 2."""
+    broken = tmp_path / "model.gguf"
+    broken.write_bytes(b"not a model" * 100)
+    hearth = HearthProcess(sound_stack, tmp_path / "hearth", llm_model=str(broken))
+    try:
+        code = hearth.proc.wait(timeout=120)
+    finally:
+        if hearth.proc.poll() is None:
+            hearth.proc.kill()
+    time.sleep(0.5)  # the last lines, read on their own threads
+    lines = [line for _, line in hearth.stderr]
+    report = "\n".join(lines)
+    assert code == 2, report
+    errors = [n for n, line in enumerate(lines) if line.startswith("hearth: error:")]
+    assert len(errors) == 1 and "not a GGUF" in lines[errors[0]], report
+    listening = next(n for n, line in enumerate(lines) if line.startswith("listening on"))
+    ready = [line.split()[0] for line in lines[:errors[0]] if "ready in" in line]
+    assert ready[:1] == ["vad"] and listening < errors[0], report
+    assert lines.index(next(line for line in lines if line.strip().startswith("asr"))) > listening, report
+

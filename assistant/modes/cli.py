@@ -35,15 +35,15 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _load(config):
+def _load(config, background: bool = False, on_failure=None):
     from assistant.engines import load_engines
 
     def progress(name: str, state: str, seconds: float) -> None:
         if state == "ready":
-            print(f"  {name:<4} ready in {seconds:.1f} s", file=sys.stderr)
+            print(f"  {name:<4} ready in {seconds:.1f} s", file=sys.stderr, flush=True)
 
     print("loading models…", file=sys.stderr)
-    return load_engines(config, progress)
+    return load_engines(config, progress, background=background, on_failure=on_failure)
 
 
 def run_prepare(args, config) -> int:
@@ -218,14 +218,22 @@ def run_live(args, config) -> int:
             event_log = EventLog(args.events)
         except OSError as exc:
             raise HearthError(f"cannot write the events file {str(args.events)!r}: {exc.strerror}") from None
-    engines = _load(config)
+    # Listening starts once the VAD is loaded; the rest load meanwhile, and what a turn needs is
+    # waited for there. A model that cannot be loaded ends the session with its one-line error.
+    failed: list[BaseException] = []
+
+    def load_failed(error: BaseException) -> None:
+        failed.append(error)
+        mic.close()
+
+    engines = _load(config, background=True, on_failure=load_failed)
     store = open_memory_store(config, engines)
     routing = _routing(config, engines, store)
     bus = ev.EventBus()
     bus.subscribe(_print_live)
     if event_log is not None:
         bus.subscribe(event_log)
-    print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr)
+    print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr, flush=True)
     loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, routing=routing, keep_records=LIVE_RECORDS)
     try:
         loop.run(mic.frames())
@@ -237,6 +245,8 @@ def run_live(args, config) -> int:
             store.close()
         if event_log is not None:
             event_log.close()
+    if failed:
+        raise failed[0]
     return 0
 
 
