@@ -252,3 +252,63 @@ async def _browser_without_store():
         await pilot.press("b")
         await pilot.pause()
         assert "No memory store" in str(app.screen.query_one("#message", Static).render())
+
+
+# -- the live session, on fake sound devices and the real models ----------------------------------
+
+def _live_session(config, monkeypatch):
+    """The window's live session on a fake sounddevice (a silent microphone, a speaker that plays
+    nothing: CI has no sound card), with every item it posts kept in order."""
+    import sys
+
+    from test_reliability_devices import FakeHardware
+
+    hw = FakeHardware()
+    hw.signal = lambda n: np.zeros(n, dtype=np.float32)
+    monkeypatch.setitem(sys.modules, "sounddevice", hw.module())
+    session = Session(config, "live")
+    session.check()
+    posted: list = []
+    session.start(posted.append)
+    return session, posted
+
+
+def _wait(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not condition():
+        time.sleep(0.05)
+    return condition()
+
+
+def test_the_live_window_listens_while_the_models_load_and_names_them_once_ready(test_config, monkeypatch):
+    session, posted = _live_session(test_config, monkeypatch)
+    try:
+        named = lambda: [i for i in posted if isinstance(i, SessionStarted) and i.models]  # noqa: E731
+        assert _wait(named, 120), posted
+    finally:
+        session.stop()
+        session.join(30)
+    started = [n for n, i in enumerate(posted) if isinstance(i, SessionStarted)]
+    ready = {i.name: n for n, i in enumerate(posted) if isinstance(i, EngineProgress) and i.state == "ready"}
+    assert posted[started[0]].models == () and ready["vad"] < started[0] < ready["asr"]  # listening, still loading
+    assert started[-1] > max(ready.values()) and dict(posted[started[-1]].models)["asr"] == "whisper-tiny.en"
+    assert session.error is None
+
+
+def test_a_model_that_fails_to_load_while_the_window_listens_ends_the_session_with_its_line(test_config, tmp_path,
+                                                                                            monkeypatch):
+    from dataclasses import replace
+
+    from tui.state import SessionEnded
+
+    broken = tmp_path / "model.gguf"
+    broken.write_bytes(b"not a model" * 100)
+    session, posted = _live_session(replace(test_config, llm_model=str(broken)), monkeypatch)
+    try:
+        assert _wait(lambda: any(isinstance(i, SessionEnded) for i in posted), 120), posted
+    finally:
+        session.stop()
+        session.join(30)
+    ended = next(i for i in posted if isinstance(i, SessionEnded))
+    assert "not a GGUF" in (ended.error or "") and "not a GGUF" in str(session.error)
+    assert not any(isinstance(i, SessionStarted) and i.models for i in posted)

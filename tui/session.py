@@ -121,7 +121,11 @@ class Session:
         try:
             from assistant.engines import load_engines
 
-            self.engines = load_engines(self.config, lambda name, state, s: post(EngineProgress(name, state, s)))
+            # Live, the window listens once the VAD is loaded and the rest load meanwhile (as plain
+            # mode does; assistant/engines.py); its model names follow once all are ready.
+            live = self.mode == "live"
+            self.engines = load_engines(self.config, lambda name, state, s: post(EngineProgress(name, state, s)),
+                                        background=live, on_failure=self._load_failed)
             if self.gate.stopped:
                 return
             frames, sink, note = self._open(post)
@@ -135,7 +139,12 @@ class Session:
             bus.subscribe(post)
             if self.make_memory is not None:
                 self.routing, self.store = self.make_memory(self.engines)
-            post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
+            if live:
+                post(SessionStarted(self.input_name, (), note))
+                threading.Thread(target=self._started_with_models, args=(post, note), name="models-named",
+                                 daemon=True).start()
+            else:
+                post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
             from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
 
             loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
@@ -150,10 +159,25 @@ class Session:
                 sink.close()
                 if self._mic is not None:
                     self._mic.close()
+            if self.error is not None:  # a model failed to load while it listened
+                raise self.error
             post(SessionEnded())
         except Exception as exc:  # shown on screen; run_tui raises it again once the window closes
             self.error = exc
             post(SessionEnded(error=one_line(exc)))
+
+    def _load_failed(self, error: BaseException) -> None:
+        """On the loader thread: the session ends, with the error shown and raised again after."""
+        self.error = error
+        if self._mic is not None:
+            self._mic.close()
+
+    def _started_with_models(self, post: Post, note: str) -> None:
+        try:
+            models = tuple(self.engines.describe().items())  # waits until every model is loaded
+        except Exception:
+            return  # a model failed: _load_failed ends the session
+        post(SessionStarted(self.input_name, models, note))
 
     def _open(self, post: Post):
         if self.mode == "live":

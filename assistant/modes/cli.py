@@ -201,6 +201,10 @@ def run_live(args, config) -> int:
     if _window(args):
         from tui.app import run_tui
 
+        if not args.debug:  # ALSA's underruns were written across the window
+            from assistant.modes.quiet import quiet_alsa
+
+            quiet_alsa()  # (only that: the window itself draws on descriptor 2, which stays the terminal's)
         return run_tui(config, "live", [], make_memory=_tui_memory(config))
     if not args.debug:
         from assistant.modes.quiet import quiet_libraries

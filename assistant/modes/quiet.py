@@ -1,11 +1,12 @@
-"""Library noise kept out of the person's terminal (plain live mode; --debug keeps it).
+"""Library noise kept out of the person's terminal (live mode; --debug keeps it).
 
 PortAudio reaches the sound server through ALSA, and both write their complaints straight to file
 descriptor 2, past Python: ALSA's "ALSA lib pcm.c: underrun occurred", PortAudio's "Expression
 '…' failed in 'src/hostapi/alsa/pa_linux_alsa.c'" when a device goes away. ALSA takes an error
 handler, which is set to one that says nothing. PortAudio takes none, so descriptor 2 itself is
 moved to a pipe whose lines are logged at debug level, and Python's own stderr (Hearth's status
-lines, its warnings) to a copy of the terminal.
+lines, its warnings) to a copy of the terminal. The window (Textual) draws on descriptor 2, so
+there only ALSA's handler is set.
 """
 
 from __future__ import annotations
