@@ -282,7 +282,7 @@ def _run(case, ctx, request, speech_dir, tmp_path, capsys, monkeypatch):
         return
     if case.kind in ("config", "db"):
         engines = request.getfixturevalue("engines")
-        monkeypatch.setattr("assistant.engines.load_engines", lambda config, progress=None: engines)
+        monkeypatch.setattr("assistant.engines.load_engines", lambda config, progress=None, **loading: engines)
     if case.kind == "config":
         data = tmp_path / "data"
         code = main(["replay", str(speech_dir / CLIP), "--out", str(tmp_path / "out"), "--no-tui",
