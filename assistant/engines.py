@@ -124,7 +124,7 @@ def load_engines(config: Config, progress: Progress | None = None, background: b
 
     vad = timed("vad", lambda: load_vad(config))
     # in the order a first utterance needs them: its endpoint, its words (partials while it is
-    # said), the reply, its voice; then who said it and what is known of them
+    # said), the reply, its voice; then what is known of people, and who is speaking
     makers: list[tuple[str, Callable[[], object]]] = []
     if config.turn_end_model:
         makers.append(("turn_end", lambda: load_turn_end(config)))
