@@ -167,6 +167,8 @@ class MicSource:
 
     # -- the stream of audio ---------------------------------------------------------------------
     def _chunks(self) -> Iterator[np.ndarray]:
+        if self._closed:  # stopped before it began
+            return
         self._open()  # a device that cannot be opened at start is an error, not a wait
         resampler = StreamResampler(self.rate, SAMPLE_RATE)
         recovering = False  # reopened after a loss, and no audio yet
@@ -215,7 +217,16 @@ class MicSource:
 
     def frames(self) -> Iterator[Frame]:
         self._last_audio = time.monotonic()
-        yield from framer(self._chunks())
+        try:
+            yield from framer(self._chunks())
+        finally:  # ended, stopped or given up: the device is released by the thread that read it
+            self._drop_stream()
+
+    def stop(self) -> None:
+        """From any thread: `frames()` ends within a quarter of a second and releases the device
+        on the thread that reads it. (`close()` from another thread while a stream ran raced
+        PortAudio's own shutdown: a failed model load then hung Hearth's exit, 3 runs in 20.)"""
+        self._closed = True
 
     def close(self) -> None:
         self._closed = True

@@ -187,6 +187,13 @@ class HearthProcess:
             time.sleep(0.05)
         return None
 
+    def dump_threads(self) -> str:
+        """Where each of Hearth's threads is (`kill -USR1`), for a run that hangs."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
+        return "\n".join(line for _, line in self.stderr)
+
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)  # Ctrl-C, as a person stops it
@@ -521,6 +528,8 @@ def test_live_mode_listens_while_the_models_load_and_a_model_that_fails_ends_it_
     hearth = HearthProcess(sound_stack, tmp_path / "hearth", llm_model=str(broken))
     try:
         code = hearth.proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"hearth did not end after the model failed:\n{hearth.dump_threads()}") from None
     finally:
         if hearth.proc.poll() is None:
             hearth.proc.kill()

@@ -42,6 +42,7 @@ class FakeHardware:
         self.queries: list[float] = []  # when the device list was read (each reopen attempt reads it)
         self.written: list[np.ndarray] = []
         self.delivered: list[float] = []  # when each input block was handed to a callback
+        self.stopped_on: list[str] = []  # the threads input streams were stopped on
         self.lock = threading.Lock()
 
     def devices(self) -> list[dict]:
@@ -110,6 +111,7 @@ class FakeInputStream:
             self.blocks += 1
 
     def stop(self) -> None:
+        self.hw.stopped_on.append(threading.current_thread().name)
         was = self.running
         self.running = False
         if was and self.finished_callback:
@@ -351,6 +353,22 @@ def test_close_during_recovery_ends_the_frames(hardware):
     started = time.monotonic()
     reader.stop()
     assert time.monotonic() - started < 1.0 and reader.error is None
+
+
+def test_stop_from_another_thread_ends_the_frames_and_the_reader_releases_the_device(hardware):
+    """A model that fails to load stops the microphone from the loading thread; the stream is
+    stopped by the thread that reads it, not by that one."""
+    hw = hardware()
+    mic = MicSource(None)
+    reader = Consumer(mic)
+    reader.wait_for(lambda: len(reader.frames) >= 5)
+    stopper = threading.Thread(target=mic.stop, name="engine-loader")
+    stopper.start()
+    stopper.join()
+    reader._thread.join(timeout=2)
+    assert not reader._thread.is_alive() and reader.error is None, "frames() did not end after stop()"
+    assert hw.opened[0].closed and "engine-loader" not in hw.stopped_on, hw.stopped_on
+    mic.close()
 
 
 def test_an_utterance_cut_off_by_the_loss_still_reaches_its_endpoint(hardware, speech_dir):

@@ -129,29 +129,29 @@ class Session:
             if self.gate.stopped:
                 return
             frames, sink, note = self._open(post)
-            bus = ev.EventBus()
             log = None
-            if self.out is not None:
-                from assistant.modes.replay import EventLog
+            try:  # whatever fails from here (a model that failed to load, say), the devices are released
+                bus = ev.EventBus()
+                if self.out is not None:
+                    from assistant.modes.replay import EventLog
 
-                log = EventLog(self.out / "events.jsonl")
-                bus.subscribe(log)
-            bus.subscribe(post)
-            if self.make_memory is not None:
-                self.routing, self.store = self.make_memory(self.engines)
-            if live:
-                post(SessionStarted(self.input_name, (), note))
-                threading.Thread(target=self._started_with_models, args=(post, note), name="models-named",
-                                 daemon=True).start()
-            else:
-                post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
-            from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
+                    log = EventLog(self.out / "events.jsonl")
+                    bus.subscribe(log)
+                bus.subscribe(post)
+                if self.make_memory is not None:
+                    self.routing, self.store = self.make_memory(self.engines)
+                if live:
+                    post(SessionStarted(self.input_name, (), note))
+                    threading.Thread(target=self._started_with_models, args=(post, note), name="models-named",
+                                     daemon=True).start()
+                else:
+                    post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
+                from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
 
-            loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
-                            keep_records=LIVE_RECORDS)
-            if callable(frames):  # a scripted person, who waits for each reply
-                frames = frames(loop)
-            try:
+                loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
+                                keep_records=LIVE_RECORDS)
+                if callable(frames):  # a scripted person, who waits for each reply
+                    frames = frames(loop)
                 loop.run(self.meter.frames(self.gate.frames(frames)))
             finally:
                 if log is not None:
@@ -170,7 +170,7 @@ class Session:
         """On the loader thread: the session ends, with the error shown and raised again after."""
         self.error = error
         if self._mic is not None:
-            self._mic.close()
+            self._mic.stop()  # (the session thread, which reads it, releases it)
 
     def _started_with_models(self, post: Post, note: str) -> None:
         try:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
+import signal
 import sys
 import time
 
@@ -18,6 +21,9 @@ USER_ERRORS = (HearthError, AudioInputError, ModelError, MemoryStoreError)
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # `kill -USR1` prints where every thread is, for a Hearth that hangs (on a copy of the terminal:
+    # plain live mode moves descriptor 2 itself to a pipe)
+    faulthandler.register(signal.SIGUSR1, file=os.dup(2), all_threads=True)
     try:
         config = load_config(args.config, {k: getattr(args, k, None) for k in OVERRIDES})
         mode = args.mode or ("replay" if getattr(args, "replay_files", None) else "live")
@@ -213,7 +219,6 @@ def run_live(args, config) -> int:
     # The microphone's state is Hearth's status, not something Hearth said: marked as such, on stderr.
     mic = MicSource(config.input_device or None,
                     on_status=lambda state, message: print(f"status: {message}", file=sys.stderr, flush=True))
-    speaker = SpeakerSink(config.output_device or None)
     event_log = None
     if args.events is not None:  # checked before the models load: a bad path is a quick error
         from assistant.modes.replay import EventLog
@@ -223,28 +228,34 @@ def run_live(args, config) -> int:
         except OSError as exc:
             raise HearthError(f"cannot write the events file {str(args.events)!r}: {exc.strerror}") from None
     # Listening starts once the VAD is loaded; the rest load meanwhile, and what a turn needs is
-    # waited for there. A model that cannot be loaded ends the session with its one-line error.
+    # waited for there. A model that cannot be loaded ends the session with its one-line error,
+    # whenever it fails: everything opened is closed again on the way out.
     failed: list[BaseException] = []
 
-    def load_failed(error: BaseException) -> None:
+    def load_failed(error: BaseException) -> None:  # on the loading thread
         failed.append(error)
-        mic.close()
+        mic.stop()
 
-    engines = _load(config, background=True, on_failure=load_failed)
-    store = open_memory_store(config, engines)
-    routing = _routing(config, engines, store)
-    bus = ev.EventBus()
-    bus.subscribe(_print_live)
-    if event_log is not None:
-        bus.subscribe(event_log)
-    print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr, flush=True)
-    loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, routing=routing, keep_records=LIVE_RECORDS)
+    speaker = store = routing = None
     try:
+        speaker = SpeakerSink(config.output_device or None)
+        engines = _load(config, background=True, on_failure=load_failed)
+        store = open_memory_store(config, engines)
+        routing = _routing(config, engines, store)
+        bus = ev.EventBus()
+        bus.subscribe(_print_live)
+        if event_log is not None:
+            bus.subscribe(event_log)
+        print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr, flush=True)
+        loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, routing=routing,
+                        keep_records=LIVE_RECORDS)
         loop.run(mic.frames())
     finally:
         mic.close()
-        speaker.close()
-        routing.end_session()
+        if speaker is not None:
+            speaker.close()
+        if routing is not None:
+            routing.end_session()
         if store:
             store.close()
         if event_log is not None:
