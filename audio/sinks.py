@@ -220,3 +220,7 @@ class SpeakerSink:
         self._player.stop()
         self._stream.stop()
         self._stream.close()
+        # soxr's resamplers freed now, not at interpreter exit, where nanobind (soxr's binding)
+        # printed "leaked 2 instances" under the closed window: this one and the echo reference's
+        self._resampler = None
+        self.echo_reference = None
