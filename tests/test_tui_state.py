@@ -37,6 +37,14 @@ def test_empty_state_is_listening_and_not_started():
     assert s.vad == LISTENING and not s.started and s.turns == ()
 
 
+def test_a_window_listening_while_its_models_load_says_so_until_they_are_ready():
+    loading = reduce(ViewState(), SessionStarted("pulse"))
+    assert "Still loading the models" in render.conversation(loading).plain
+    ready = reduce(loading, SessionStarted("pulse", (("asr", "whisper-tiny.en"),)))
+    assert render.conversation(ready).plain == "Say something…"
+    assert render.conversation(ViewState()).plain == ""
+
+
 def test_partial_transcript_shows_until_the_final_one_replaces_it():
     s = fold([ev.SpeechStart(1, 0.0), ev.PartialTranscript(1, 0.4, text="in being")])
     assert s.turns[0].user_text == "in being" and not s.turns[0].asr_done

@@ -48,8 +48,11 @@ def conversation(state: ViewState, max_turns: int = 200) -> Text:
         if turn.answered:
             out.append("\n")
             _hearth_line(out, turn)
-    if not turns:
-        out.append("Say something…" if state.started else "", style="dim italic")
+    if not turns and state.started:
+        # live, the window listens before every model is ready: what is said now waits for them
+        out.append("Say something…" if state.models else
+                   "Listening. Still loading the models: what you say now is answered once they are ready.",
+                   style="dim italic")
     return out
 
 

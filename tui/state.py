@@ -29,7 +29,8 @@ class EngineProgress:
 
 @dataclass(frozen=True)
 class SessionStarted:
-    """The engines are loaded and the loop is about to read frames."""
+    """The loop is about to read frames: with the models' names once all are loaded; live, it is
+    posted first without them, listening while they load."""
 
     input_name: str
     models: tuple[tuple[str, str], ...] = ()  # Engines.describe() items

@@ -50,7 +50,7 @@ class ConversationPanel(VerticalScroll):
         self.border_title = "Conversation"
 
     def show(self, state: ViewState) -> None:
-        key = (state.turns, state.started)
+        key = (state.turns, state.started, bool(state.models))
         if key == self._shown:
             return
         self._shown = key
