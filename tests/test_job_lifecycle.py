@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.pipeline.jobs import Job
+from assistant import events as ev
+from assistant.pipeline.jobs import Job, Remains, remains_of
 from assistant.pipeline.lifecycle import (ENDED, TRANSITIONS, IllegalTransition, JobEvent, JobState, cancel_event,
                                  next_state)
 
@@ -101,3 +102,31 @@ def test_a_job_is_settled_once_it_is_no_longer_held():
     empty = Job(4, 4, np.zeros(10, dtype=np.float32), S.HELD)
     empty.advance(E.SKIP)
     assert not empty.settled.is_set() and not empty.released and not empty.ended
+
+
+# -- what an ended job leaves behind -----------------------------------------------------------------
+
+def _job(state: JobState, **fields) -> Job:
+    return Job(1, 4, np.zeros(160, dtype=np.float32), state, **fields)
+
+
+def test_an_interrupted_reply_is_kept_as_far_as_it_was_heard():
+    job = _job(JobState.INTERRUPTED, heard="what is my dog called?", heard_seconds=1.2,
+               sentences=[("Your dog is Max.", 0.0), ("He is three.", 1.1), ("He likes walks.", 2.0)])
+    remains = remains_of(job, now=9.0)
+    assert remains.spoken == "Your dog is Max. He is three."
+    assert [(type(e), e.text, e.interrupted) for e in remains.events] == [(ev.ReplyDone, remains.spoken, True)]
+
+
+def test_thrown_away_work_is_counted_and_work_never_begun_says_nothing():
+    dropped = remains_of(_job(JobState.DROPPED, cpu_seconds=0.4, stop_reason="speech resumed"), now=2.0)
+    assert [(type(e), e.cpu_seconds, e.reason) for e in dropped.events] == [(ev.SpeculationDropped, 0.4,
+                                                                             "speech resumed")]
+    continued = remains_of(_job(JobState.CONTINUED, cpu_seconds=0.1), now=2.0)
+    assert continued.events[0].reason == "continued" and continued.spoken is None
+    assert remains_of(_job(JobState.DROPPED), now=2.0) == Remains()
+
+
+def test_a_finished_or_failed_job_has_already_said_what_it_had_to():
+    for state in (JobState.FINISHED, JobState.FAILED):
+        assert remains_of(_job(state, heard="hello", cpu_seconds=1.0, sentences=[("Hi.", 0.0)]), now=1.0) == Remains()

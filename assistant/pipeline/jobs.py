@@ -67,6 +67,26 @@ class Job:
         return self.state in ENDED
 
 
+@dataclass(frozen=True)
+class Remains:
+    """What a job that ended leaves behind: events to send, and the reply as far as it was heard."""
+    events: tuple[ev.Event, ...] = ()
+    spoken: str | None = None  # for the history and the memory turn (interrupted: what was heard)
+
+
+def remains_of(job: Job, now: float) -> Remains:
+    """Pure. An interrupted reply is kept as far as the person heard it; thrown-away work is
+    counted (a job dropped before any work began cost nothing, and says nothing); a finished or
+    failed job has already said what it had to."""
+    if job.state is JobState.INTERRUPTED and job.heard:
+        spoken = " ".join(s for s, start in job.sentences if start < job.heard_seconds)
+        return Remains((ev.ReplyDone(job.turn_id, now, text=spoken, interrupted=True),), spoken)
+    if job.state in (JobState.DROPPED, JobState.CONTINUED) and job.cpu_seconds > 0:
+        return Remains((ev.SpeculationDropped(job.turn_id, now, cpu_seconds=job.cpu_seconds,
+                                              reason=job.stop_reason or job.state.value),))
+    return Remains()
+
+
 class CarriedUtterance:
     """An utterance whose reply had not begun to play when the person went on: it is answered
     together with what they say next, rather than dropped. Used with the responder's lock held."""

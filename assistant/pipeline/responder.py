@@ -32,7 +32,7 @@ from assistant.memory_access.routing import SpeakerRouting
 from assistant.pipeline.generating import Generator
 from assistant.pipeline.hearing import Hearer
 from assistant.pipeline.heap import release_free_memory
-from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled
+from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled, remains_of
 from assistant.pipeline.recalling import Recaller
 from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
 from assistant.pipeline.speaking import Speaker
@@ -244,16 +244,13 @@ class Responder:
             idle = not self._jobs
             if job.state is JobState.CONTINUED:
                 self._carry.transcribed(job)
-        if job.state is JobState.INTERRUPTED and job.heard:
-            spoken = " ".join(s for s, start in job.sentences if start < job.heard_seconds)
-            self.history.add(job.heard, spoken)
-            self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=spoken, interrupted=True))
-            if job.memory_turn is not None:
-                job.memory.finish_turn(job.memory_turn, spoken)
-        elif job.state in (JobState.DROPPED, JobState.CONTINUED) and job.cpu_seconds > 0:
-            # thrown-away work, counted from the event (a job dropped before it began cost nothing)
-            self._emit_now(ev.SpeculationDropped(job.turn_id, self.clock.now(), cpu_seconds=job.cpu_seconds,
-                                                 reason=job.stop_reason or job.state.value))
+        remains = remains_of(job, self.clock.now())
+        if remains.spoken is not None:
+            self.history.add(job.heard, remains.spoken)
+        for event in remains.events:
+            self._emit_now(event)
+        if remains.spoken is not None and job.memory_turn is not None:
+            job.memory.finish_turn(job.memory_turn, remains.spoken)
         self.llm_gate.reply_ended()
         job.done.set()
         self.finished.put(job.job_id)
