@@ -539,6 +539,7 @@ def test_live_mode_listens_while_the_models_load_and_a_model_that_fails_ends_it_
     assert code == 2, report
     errors = [n for n, line in enumerate(lines) if line.startswith("hearth: error:")]
     assert len(errors) == 1 and "not a GGUF" in lines[errors[0]], report
+    assert all(OWN_STATUS.match(line) for line in lines[:errors[0]] + lines[errors[0] + 1:]), report  # one line
     listening = next(n for n, line in enumerate(lines) if line.startswith("listening on"))
     ready = [line.split()[0] for line in lines[:errors[0]] if "ready in" in line]
     assert ready[:1] == ["vad"] and listening < errors[0], report

@@ -15,6 +15,8 @@ import logging
 import threading
 from typing import Callable
 
+from models import ModelError
+
 from assistant.memory_access.routing import TurnMemory
 from assistant.reply.prompt import History, build_messages, carry_notes, renewed_notes
 
@@ -77,6 +79,8 @@ class PromptCache:
                     return
                 self.last_notes, self._notes_memory, self._last_block = block, memory, block
             self._prefill(build_messages("", self.history, block, memory.person_name))
+        except ModelError:  # a model that failed to load or answer says so where a turn or the session meets it
+            log.debug("warming the prompt failed", exc_info=True)
         except Exception as exc:  # a warm-up is worth having, not worth failing for
             log.error("warming the prompt failed (%s)", type(exc).__name__)
             log.debug("warming the prompt failed", exc_info=True)
