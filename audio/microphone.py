@@ -231,13 +231,4 @@ class MicSource:
     def close(self) -> None:
         self._closed = True
         self.state = "closed"
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.stop()
-            except Exception:
-                pass
-            try:
-                stream.close()
-            except Exception:
-                pass
+        self._drop_stream()

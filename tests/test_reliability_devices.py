@@ -190,10 +190,14 @@ class Consumer:
             time.sleep(0.01)
         raise AssertionError(f"timed out; frames={len(self.frames)} state={self.mic.state}")
 
+    def ended(self, timeout: float) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
     def stop(self) -> None:
         self.mic.close()
-        self._thread.join(timeout=5)
-        assert not self._thread.is_alive(), "frames() did not end after close()"
+        ended = self.ended(timeout=5)
+        assert ended, "frames() did not end after close()"
 
 
 def _statuses():
@@ -365,8 +369,8 @@ def test_stop_from_another_thread_ends_the_frames_and_the_reader_releases_the_de
     stopper = threading.Thread(target=mic.stop, name="engine-loader")
     stopper.start()
     stopper.join()
-    reader._thread.join(timeout=2)
-    assert not reader._thread.is_alive() and reader.error is None, "frames() did not end after stop()"
+    ended = reader.ended(timeout=2)
+    assert ended and reader.error is None, "frames() did not end after stop()"
     assert hw.opened[0].closed and "engine-loader" not in hw.stopped_on, hw.stopped_on
     mic.close()
 

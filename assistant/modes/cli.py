@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import functools
 import os
 import signal
 import sys
@@ -19,11 +20,17 @@ from assistant.errors import HearthError
 
 USER_ERRORS = (HearthError, AudioInputError, ModelError, MemoryStoreError)
 
+
+@functools.cache  # once per process: main() runs many times in one test process
+def _dump_threads_on_usr1() -> None:
+    """`kill -USR1` prints where every thread is, for a Hearth that hangs (on a copy of the
+    terminal: plain live mode moves descriptor 2 itself to a pipe)."""
+    faulthandler.register(signal.SIGUSR1, file=os.dup(2), all_threads=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # `kill -USR1` prints where every thread is, for a Hearth that hangs (on a copy of the terminal:
-    # plain live mode moves descriptor 2 itself to a pipe)
-    faulthandler.register(signal.SIGUSR1, file=os.dup(2), all_threads=True)
+    _dump_threads_on_usr1()
     try:
         config = load_config(args.config, {k: getattr(args, k, None) for k in OVERRIDES})
         mode = args.mode or ("replay" if getattr(args, "replay_files", None) else "live")
