@@ -27,13 +27,21 @@ def kinds(record):
 
 
 def test_partial_transcripts_arrive_before_the_final_one(speech_dir, engines, test_config, tmp_path):
-    result = replay_file(speech_dir / "asr/librivox-ss01-0890.wav", tmp_path, engines, test_config, realtime=True)
+    # 5.4 s of speech, a partial due every 0.6 s. How many come back depends on the machine (each
+    # one competes for the CPU with the models' work on the one before): a loaded two-core machine
+    # had one, this one has eight. What holds on any: they come while the person speaks, before the
+    # final transcript, never more often than the interval, and they are the person's words.
+    clip = speech_dir / "asr/1272-128104-0000.wav"
+    result = replay_file(clip, tmp_path, engines, test_config, realtime=True)
     record = result.answered[0]
     partials = [e for e in record.events if isinstance(e, ev.PartialTranscript)]
     final = next(e for e in record.events if isinstance(e, ev.AsrDone))
-    assert len(partials) >= 2
-    assert all(p.t < final.t and p.text for p in partials)
-    assert partials[-1].text.split()[0].lower().strip(",") == "unless"
+    speech_end = next(e for e in record.events if isinstance(e, ev.SpeechEnd))
+    assert partials and all(p.t < final.t and p.text for p in partials)
+    assert partials[0].t < speech_end.t
+    speech_seconds = len(read_audio_file(clip)) / SAMPLE_RATE
+    assert len(partials) <= speech_seconds / (test_config.partial_interval_ms / 1000) + 1
+    assert all(p.text.split()[0].lower().strip(",.") in ("mr", "mister") for p in partials)
 
 
 def test_a_fast_replay_paced_in_speech_runs_the_streaming_pipeline(speech_dir, engines, test_config, tmp_path):
@@ -138,7 +146,11 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     # (all four sentences, as the test was written; in full-suite runs a reply made in the silence was
     # now and then done at its release, before its audio reached the sink, and nothing could stop it:
     # tests/test_reply_lifecycle.py holds that race now)
-    config = replace(test_config, max_reply_tokens=120, max_reply_sentences=10)
+    # Nothing the sink plays reaches the microphone, as with headphones, and so the guard is the
+    # headphones'. With "speakers", the echo canceller, never having heard any echo, took the
+    # person for it and silenced them (60 dB) for most of the reply; when, depended on how far the
+    # loaded machine fell behind (issue 21 holds that).
+    config = replace(test_config, max_reply_tokens=120, max_reply_sentences=10, echo_guard="headphones")
     first = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
     second = read_audio_file(speech_dir / "asr/cards-003.wav")
     sink = WavSink(tmp_path, realtime=True)
