@@ -12,7 +12,8 @@ hears the answer out (nobody talks over it), asks a second, and at a random mome
 that reply says a third recording over it, then hears its answer out. What was said over Hearth
 in one run is said in silence in the next, so the two WERs compare the same words. --long-replies
 gives Hearth scripted replies of about ten seconds each (the bundled model's last one or two
-sentences): a long echo, and a talk-over that lands mid-reply.
+sentences): a long echo, and a talk-over that lands mid-reply. --levels=-inf: nothing Hearth plays
+reaches the microphone (headphones, with the guard still set for speakers).
 Reported per level (under "levels" in the JSON):
   self_interruptions  playback stopped while no person was talking
   echo_turns          a turn made from Hearth's own voice (answered, or stopping playback)
@@ -165,7 +166,7 @@ def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="two levels, a few runs each (a few minutes)")
-    parser.add_argument("--levels", help="comma-separated dB relative to the person (default -30,-20,-10,-6)")
+    parser.add_argument("--levels", help="comma-separated dB relative to the person (default -30,-20,-10,-6; -inf: no echo at all)")
     parser.add_argument("--runs", type=int, help="conversations per level (default 5; quick 2)")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
