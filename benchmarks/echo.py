@@ -166,7 +166,8 @@ def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="two levels, a few runs each (a few minutes)")
-    parser.add_argument("--levels", help="comma-separated dB relative to the person (default -30,-20,-10,-6; -inf: no echo at all)")
+    parser.add_argument("--levels", help="comma-separated dB relative to the person "
+                                         "(default -30,-20,-10,-6; -inf: no echo at all)")
     parser.add_argument("--runs", type=int, help="conversations per level (default 5; quick 2)")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
