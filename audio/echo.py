@@ -7,7 +7,8 @@ they were played at, so a frame of the microphone can be matched with what was p
 It also keeps the words Hearth said, for the echo decision (audio/echo_decision.py).
 
 EchoMonitor runs the echo canceller (audio/aec.py) on each frame, with the played samples as its
-reverse stream, and reports the frame's levels: raw, cleaned, and what was playing.
+reverse stream, and reports the frame's levels: raw, cleaned, and what was playing. Where no echo
+reaches the microphone at all (audio/echo_path.py), the frame is passed on as it came.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from . import FRAME_SAMPLES, SAMPLE_RATE
 from .convert import StreamResampler
+from .echo_path import EchoPathMeter
 from .sources import Frame
 
 ECHO_TAIL_SECONDS = 0.6  # after the last sample played, its echo may still arrive (delay + reverberation)
@@ -175,21 +177,24 @@ class EchoMonitor:
         self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._residual_gain = 1.0
         self._playing_for = 0  # frames since playing began after a tail of silence
+        self.path = EchoPathMeter()  # whether what plays reaches the microphone at all
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 
     def clean(self, frame: Frame) -> Frame:
         end = (frame.index + 1) * FRAME_SAMPLES
         self.reference.anchor(end)
         far = self.reference.span(end - FRAME_SAMPLES, FRAME_SAMPLES)
-        far_level = mean_square(far)
-        self._played.append(far_level)
+        self._played.append(mean_square(far))
+        playing, mic = max(self._played), mean_square(frame.samples)
+        self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
+        self.path.observe(mic, playing > _SILENT, self._playing_for > ECHO_ARRIVAL_FRAMES)
         if self._canceller is None or self.reference.last_played == float("-inf"):
             cleaned = frame.samples  # nothing was ever played (a fast replay): nothing to cancel
         else:
-            cleaned = self._canceller.process(frame.samples, far)
-        playing, cleaned_level = max(self._played), mean_square(cleaned)
-        self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
-        self.levels = FrameLevels(mean_square(frame.samples), cleaned_level, playing,
+            cleaned = self._canceller.process(frame.samples, far)  # run all along: its timeline stays whole
+            if not self.path.cancel:
+                cleaned = frame.samples  # no echo to remove, and AEC3 would suppress the person
+        self.levels = FrameLevels(mic, mean_square(cleaned), playing,
                                   len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
