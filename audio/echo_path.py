@@ -28,8 +28,8 @@ import numpy as np
 
 MEASURE_FRAMES = 12  # 384 ms of playing, after the echo has had time to arrive
 RISE = 4.0  # a frame has risen when its mean square is this far above the floor (6 dB)
-FLOOR_FRAMES = 100  # the unplayed frames (3.2 s) the floor is taken from
-FLOOR_PERCENTILE = 20  # the quiet end of them: a person's speech between replies is not the floor
+FLOOR_FRAMES = 1000  # the unplayed frames (32 s) the floor is taken from
+FLOOR_PERCENTILE = 10  # their quiet end: not the person who spoke between replies (a question fills most of them)
 MIN_FLOOR = 1e-8  # a digitally silent microphone's floor (-80 dBFS)
 
 
