@@ -13,10 +13,10 @@ cancelled while playing (barge-in) stops at once and leaves only what was heard 
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import threading
-import time
 from typing import Callable
 
 import numpy as np
@@ -36,7 +36,7 @@ from assistant.pipeline.jobs import CarriedUtterance, Job, JobCancelled, remains
 from assistant.pipeline.recalling import Recaller
 from assistant.pipeline.lifecycle import JobEvent, JobState, cancel_event
 from assistant.pipeline.speaking import Speaker
-from assistant.pipeline.stages import BetweenTurns, Recalled, ReplyEnd, Sentence, Stage
+from assistant.pipeline.stages import BetweenTurns, Recalled, ReplyEnd, Sentence, Stage, run_step
 from assistant.reply.prompt import History
 from assistant.reply.prompt_cache import PromptCache
 
@@ -71,9 +71,11 @@ class Responder:
                               lambda: self._speaking.wait_idle())
         speaker = Speaker(engines, stream_audio, self._play_chunks, self._check, self._complete)
         # the pipeline, in order; each stage hands its job on to the next
-        self._hearing: Stage[Job] = Stage("hearing", self._hear(hearer))
+        self._hearing: Stage[Job] = Stage("hearing", functools.partial(self._hear, hearer))
         self._recalling: Stage[Job] = Stage("recalling", lambda job: self._work(job, recaller.recall, job))
-        self._generating: Stage[Recalled | BetweenTurns] = Stage("generating", self._generate(generator))
+        self._generating: Stage[Recalled | BetweenTurns] = Stage("generating", lambda message: (
+            self._between_turns(message) if isinstance(message, BetweenTurns)
+            else self._work(message.job, generator.reply, message)))
         self._speaking: Stage[Sentence | ReplyEnd] = Stage(
             "speaking", lambda message: self._work(message.job, speaker.handle, message))
         self.warming = threading.Thread(target=self.prompt_cache.warm, args=(routing.anticipated,),
@@ -200,26 +202,7 @@ class Responder:
             raise JobCancelled
 
     def _work(self, job: Job, step: Callable, *args) -> None:
-        """Run one stage's step for a job, unless it has ended. A job found stopped ends here; an
-        engine that raises skips the turn (one bad turn must not silence Hearth for the session)."""
-        if job.done.is_set():
-            return  # another stage ended it
-        if job.stopped:  # before any work was done on it: nothing thrown away to report
-            self._end(job)
-            return
-        cpu = time.thread_time()
-        failure: Exception | None = None
-        try:
-            step(*args)
-        except JobCancelled:
-            pass
-        except Exception as exc:
-            failure = exc
-        job.cpu_seconds += time.thread_time() - cpu
-        if failure is not None:
-            self._fail(job, failure)
-        elif job.stopped:
-            self._end(job)
+        run_step(job, step, args, self._end, self._fail)
 
     def _fail(self, job: Job, exc: Exception) -> None:
         # A model's own error is one line written by Hearth (a server unreachable, say); any other
@@ -267,23 +250,13 @@ class Responder:
             if job.state is JobState.FINISHED:
                 self._end(job)
 
-    def _generate(self, generator: Generator) -> Callable[[Recalled | BetweenTurns], None]:
-        def handle(message: Recalled | BetweenTurns) -> None:
-            if isinstance(message, BetweenTurns):
-                self._between_turns(message)
-                return
-            self._work(message.job, generator.reply, message)
-        return handle
-
-    def _hear(self, hearer: Hearer) -> Callable[[Job], None]:
-        def handle(job: Job) -> None:
-            # The job before it ends first: its reply is then in the history this one's prompt is built
-            # from, and nothing is transcribed while a reply plays (on two cores, Whisper beside the
-            # playback starved the echo canceller, and Hearth's own voice was heard as a person).
-            if job.after is not None:
-                job.after.wait()
-            self._work(job, hearer.hear, job)
-        return handle
+    def _hear(self, hearer: Hearer, job: Job) -> None:
+        # The job before it ends first: its reply is then in the history this one's prompt is built
+        # from, and nothing is transcribed while a reply plays (on two cores, Whisper beside the
+        # playback starved the echo canceller, and Hearth's own voice was heard as a person).
+        if job.after is not None:
+            job.after.wait()
+        self._work(job, hearer.hear, job)
 
     def _between_turns(self, message: BetweenTurns) -> None:
         if message.prefill and not self.open_jobs:

@@ -16,17 +16,18 @@ are wired in one place (assistant/pipeline/responder.py):
                 ReplyEnd         the job finishes once all of it is heard           responder.py
 
 A message carries its job; every stage reads the job's state (assistant/pipeline/lifecycle.py)
-before it works on it and abandons one that has ended.
+before it works on it and abandons one that has ended (run_step, below).
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from dataclasses import dataclass
 from typing import Callable, Generic, TypeVar
 
-from assistant.pipeline.jobs import Job
+from assistant.pipeline.jobs import Job, JobCancelled
 
 M = TypeVar("M")
 
@@ -86,3 +87,27 @@ class Stage(Generic[M]):
             with self._idle:
                 self._unhandled -= 1
                 self._idle.notify_all()
+
+
+def run_step(job: Job, step: Callable, args: tuple, end: Callable[[Job], None],
+             fail: Callable[[Job, Exception], None]) -> None:
+    """Run one stage's step for a job, unless it has ended. A job found stopped ends here; an
+    engine that raises fails the turn (one bad turn must not silence Hearth for the session)."""
+    if job.done.is_set():
+        return  # another stage ended it
+    if job.stopped:  # before any work was done on it: nothing thrown away to report
+        end(job)
+        return
+    cpu = time.thread_time()
+    failure: Exception | None = None
+    try:
+        step(*args)
+    except JobCancelled:
+        pass
+    except Exception as exc:
+        failure = exc
+    job.cpu_seconds += time.thread_time() - cpu
+    if failure is not None:
+        fail(job, failure)
+    elif job.stopped:
+        end(job)
