@@ -1,7 +1,7 @@
 """A recorded, deterministic session for previews and snapshot tests: `HearthApp(events=sample_items())`.
 
-Three turns with real-looking timings: an answered one with recalled memories, a slow one, one cut
-off by barge-in, and a cough that was skipped.
+Five turns with real-looking timings: an answered one with recalled memories, a slow one cut off by
+barge-in, a cough that was skipped, an answered question, and one the person is still speaking.
 """
 
 from __future__ import annotations
@@ -32,6 +32,22 @@ MEMORIES = (
 )
 
 
+def _heard_and_answered(turn: int, times: tuple[float, ...], audio_seconds: float, heard: str,
+                        memories: tuple, first_sentence: str) -> list[ev.Event]:
+    """A turn from the end of speech to its first audio; times: speech end, endpoint, transcript,
+    recall, first token, first sentence, first audio."""
+    speech_end, endpoint, asr, recall, first_token, sentence, first_audio = times
+    return [
+        ev.SpeechEnd(turn, speech_end),
+        ev.Endpoint(turn, endpoint, audio_seconds=audio_seconds),
+        ev.AsrDone(turn, asr, text=heard, started=endpoint),
+        ev.RecallDone(turn, recall, memories=memories, started=asr),
+        ev.LlmFirstToken(turn, first_token),
+        ev.SentenceReady(turn, sentence, text=first_sentence),
+        ev.FirstAudio(turn, first_audio),
+    ]
+
+
 def sample_items() -> list:
     return [
         EngineProgress("vad", "ready", 0.31),
@@ -45,25 +61,16 @@ def sample_items() -> list:
         ev.PartialTranscript(1, 1.20, text="I just got back"),
         ev.SpeakerIdentified(1, 1.40, person="Dana", score=0.83, runner_up="Sam", runner_up_score=0.41),
         ev.PartialTranscript(1, 2.10, text="I just got back from a walk with Biscuit"),
-        ev.SpeechEnd(1, 2.90),
-        ev.Endpoint(1, 3.40, audio_seconds=2.4),
-        ev.AsrDone(1, 3.62, text="I just got back from a long walk with Biscuit.", started=3.40),
-        ev.RecallDone(1, 3.66, memories=MEMORIES, started=3.62),
-        ev.LlmFirstToken(1, 3.98),
-        ev.SentenceReady(1, 4.31, text="Welcome back, Dana!"),
-        ev.FirstAudio(1, 4.52),
+        *_heard_and_answered(1, (2.90, 3.40, 3.62, 3.66, 3.98, 4.31, 4.52), 2.4,
+                             "I just got back from a long walk with Biscuit.", MEMORIES, "Welcome back, Dana!"),
         ev.SentenceReady(1, 4.90, text="How is Biscuit's knee holding up after the walk?"),
         ev.ReplyDone(1, 7.80, text="Welcome back, Dana! How is Biscuit's knee holding up after the walk?"),
         # turn 2: a slow one
         ev.SpeechStart(2, 10.10),
         ev.SpeakerIdentified(2, 10.90, person="Dana", score=0.79, runner_up="Sam", runner_up_score=0.38),
-        ev.SpeechEnd(2, 12.20),
-        ev.Endpoint(2, 12.70, audio_seconds=2.1),
-        ev.AsrDone(2, 13.05, text="He limped a bit. What is a good way to relax after a busy week?", started=12.70),
-        ev.RecallDone(2, 13.10, memories=MEMORIES[:2] + MEMORIES[3:4], started=13.05),
-        ev.LlmFirstToken(2, 14.90),
-        ev.SentenceReady(2, 15.60, text="A slow evening walk by the river could help you both."),
-        ev.FirstAudio(2, 15.85),
+        *_heard_and_answered(2, (12.20, 12.70, 13.05, 13.10, 14.90, 15.60, 15.85), 2.1,
+                             "He limped a bit. What is a good way to relax after a busy week?",
+                             MEMORIES[:2] + MEMORIES[3:4], "A slow evening walk by the river could help you both."),
         # turn 2 is cut off by barge-in
         ev.ReplyDone(2, 17.20, text="A slow evening walk by the river could help you both.", interrupted=True),
         # turn 3: a cough, skipped
@@ -75,13 +82,8 @@ def sample_items() -> list:
         # turn 4: answered
         ev.SpeechStart(4, 19.00),
         ev.SpeakerIdentified(4, 19.60, person="Dana", score=0.86, runner_up="Sam", runner_up_score=0.40),
-        ev.SpeechEnd(4, 20.60),
-        ev.Endpoint(4, 21.10, audio_seconds=1.6),
-        ev.AsrDone(4, 21.30, text="Can you remind me what my dog is called?", started=21.10),
-        ev.RecallDone(4, 21.34, memories=MEMORIES, started=21.30),
-        ev.LlmFirstToken(4, 21.65),
-        ev.SentenceReady(4, 21.92, text="Your dog is called Biscuit."),
-        ev.FirstAudio(4, 22.10),
+        *_heard_and_answered(4, (20.60, 21.10, 21.30, 21.34, 21.65, 21.92, 22.10), 1.6,
+                             "Can you remind me what my dog is called?", MEMORIES, "Your dog is called Biscuit."),
         # turn 5: the person is speaking now
         ev.SpeechStart(5, 25.00),
         ev.PartialTranscript(5, 25.60, text="Thanks, and"),
