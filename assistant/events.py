@@ -98,6 +98,7 @@ class FirstAudio(Event):
 class ReplyDone(Words):
     """The reply has been heard (all of it, or up to a barge-in: `interrupted`)."""
     interrupted: bool = False
+    underruns: int = 0  # times the speaker ran dry while it played (a gap in the voice)
 
 
 @dataclass(frozen=True)

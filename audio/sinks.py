@@ -24,6 +24,8 @@ from .errors import AudioInputError
 
 
 class AudioSink(Protocol):
+    underruns: int  # times the device ran dry since the sink opened (its callback came late; a file never does)
+
     def start_reply(self, turn_id: int) -> None: ...
 
     def play(self, samples: np.ndarray, rate: int) -> None:
@@ -71,6 +73,7 @@ class WavSink:
         self._stopped = False  # the reply was cut off: a slice still playing is not part of it
         self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
         self._due: float | None = None  # when the slice playing now ends
+        self.underruns = 0  # a file never runs dry
 
     def _heard(self, block: np.ndarray) -> None:  # runs on the playback thread
         # Paced against the clock, as a sound device plays at its sample rate: each slice starts
@@ -170,6 +173,7 @@ class SpeakerSink:
         self._resampler: StreamResampler | None = None
         self._voice_rate = 0
         self.echo_reference = None  # audio.echo.EchoReference: told each slice as it starts to play
+        self.underruns = 0  # PortAudio's output underflows (ALSA's "underrun occurred"), counted, not printed
         self._player = DevicePlayer(self.rate, self._heard)
         try:
             self._stream = self._sd.OutputStream(device=self.device_index, channels=1, samplerate=self.rate,
@@ -179,6 +183,8 @@ class SpeakerSink:
             raise AudioInputError(f"cannot open output device {self.name!r}: {str(exc).splitlines()[0]}") from None
 
     def _callback(self, outdata, frames, time_info, status) -> None:  # on the device's thread
+        if status and status.output_underflow:  # the speaker starved: a gap the person heard
+            self.underruns += 1
         self._player.fill(outdata[:, 0], max(0.0, time_info.outputBufferDacTime - time_info.currentTime))
 
     def _heard(self, block: np.ndarray, dac_delay: float) -> None:

@@ -178,6 +178,7 @@ class HeldSink:
         self._turn = 0
         self._done = threading.Event()
         self.finishing = threading.Event()  # set once a reply waits to be heard
+        self.underruns = 0  # a test sets it to make the speaker run dry
 
     def start_reply(self, turn_id: int) -> None:
         self._turn = turn_id

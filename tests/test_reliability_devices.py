@@ -41,6 +41,7 @@ class FakeHardware:
         self.open_attempts: list[float] = []
         self.queries: list[float] = []  # when the device list was read (each reopen attempt reads it)
         self.written: list[np.ndarray] = []
+        self.late_callbacks = 0  # the next output callbacks that come too late (PortAudio flags an underflow)
         self.delivered: list[float] = []  # when each input block was handed to a callback
         self.stopped_on: list[str] = []  # the threads input streams were stopped on
         self.lock = threading.Lock()
@@ -139,7 +140,10 @@ class FakeOutputStream:
         while self._running.is_set():
             out = np.zeros((frames, 1), dtype=np.float32)
             now = time.monotonic()
-            self.callback(out, frames, types.SimpleNamespace(currentTime=now, outputBufferDacTime=now + 0.02), None)
+            with self.hw.lock:
+                late, self.hw.late_callbacks = self.hw.late_callbacks > 0, max(0, self.hw.late_callbacks - 1)
+            status = types.SimpleNamespace(output_underflow=True) if late else None  # CallbackFlags: false if none
+            self.callback(out, frames, types.SimpleNamespace(currentTime=now, outputBufferDacTime=now + 0.02), status)
             self.hw.written.append(out.reshape(-1).copy())
             time.sleep(0.01)
 
@@ -438,6 +442,20 @@ def test_an_output_device_that_refuses_the_voices_rate_gets_resampled_audio(hard
     spectrum = np.abs(np.fft.rfft(out))
     peak = np.argmax(spectrum) * 48_000 / len(out)
     assert abs(peak - 440) < 5, peak  # same pitch: resampled, not just relabelled
+
+
+def test_the_speaker_running_dry_is_counted(hardware):
+    from audio.sinks import SpeakerSink
+
+    hw = hardware()
+    sink = SpeakerSink(None)
+    with hw.lock:
+        hw.late_callbacks = 3
+    deadline = time.monotonic() + 5
+    while hw.late_callbacks and time.monotonic() < deadline:
+        time.sleep(0.01)
+    sink.close()
+    assert sink.underruns == 3
 
 
 def test_an_output_device_that_accepts_no_usual_rate_is_a_clear_error(hardware):

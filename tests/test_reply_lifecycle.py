@@ -73,6 +73,18 @@ def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
     assert r.history.turns == [("What is my dog called?", REPLY)]
 
 
+def test_a_reply_counts_the_times_the_speaker_ran_dry_while_it_played(run):
+    r = run("What is my dog called?")
+    r.sink.underruns = 5  # before this reply: not its own
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.underruns += 2  # the device's callback came late twice while the reply played
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    assert r.seen(ev.ReplyDone)[0].underruns == 2
+
+
 def test_a_released_reply_is_heard_whole_before_it_is_done_however_slow_the_sink_is_to_take_it(run):
     # A reply made whole in the silence is released at the endpoint, its held audio handed to the
     # sink then. The speaking stage, which had only waited for the release, asked the sink to finish

@@ -38,6 +38,7 @@ class Job:
     transcript: str = ""  # the final transcript, once made (even if not worth answering)
     heard: str = ""  # what the person said (the final transcript, when it is answered)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
+    underruns_before: int = 0  # the sink's underrun count when the reply began to play
     first_token_reported: bool = False  # a second try (reply/guard.py) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)

@@ -188,6 +188,7 @@ class Responder:
             if job.memory is not None and job.heard:  # before a reply is heard, what was said is on disk
                 job.memory_turn = job.memory.begin_turn(job.heard)
             self.sink.start_reply(job.turn_id)
+            job.underruns_before = self.sink.underruns
             self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
         self.sink.play(chunk, self.engines.tts.sample_rate)
 
@@ -277,7 +278,8 @@ class Responder:
         reply = " ".join(sentence for sentence, _ in job.sentences)
         with self._lock:
             self._check(job)
-            self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply))
+            self._emit_now(ev.ReplyDone(job.turn_id, self.clock.now(), text=reply,
+                                        underruns=self.sink.underruns - job.underruns_before))
             job.advance(JobEvent.FINISH)  # from here on a barge-in has nothing to stop
         self.history.add(job.heard, reply)
         if job.memory_turn is not None:
