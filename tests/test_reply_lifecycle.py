@@ -85,6 +85,20 @@ def test_a_reply_counts_the_times_the_speaker_ran_dry_while_it_played(run):
     assert r.seen(ev.ReplyDone)[0].underruns == 2
 
 
+def test_an_interrupted_reply_counts_the_times_the_speaker_ran_dry_before_the_barge_in(run):
+    r = run("What is my dog called?")
+    r.sink.underruns = 5  # before this reply: not its own
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.underruns += 3  # ran dry three times while it played
+    r.responder.cancel(1, "barge-in")
+    r.sink.underruns += 1  # after the barge-in stopped it: another turn's
+    r.responder.wait(1, timeout=5)
+    done = r.seen(ev.ReplyDone)
+    assert len(done) == 1 and done[0].interrupted and done[0].underruns == 3
+
+
 def test_a_released_reply_is_heard_whole_before_it_is_done_however_slow_the_sink_is_to_take_it(run):
     # A reply made whole in the silence is released at the endpoint, its held audio handed to the
     # sink then. The speaking stage, which had only waited for the release, asked the sink to finish

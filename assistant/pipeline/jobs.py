@@ -39,6 +39,7 @@ class Job:
     heard: str = ""  # what the person said (the final transcript, when it is answered)
     heard_seconds: float = 0.0  # how much of the reply the person heard before a barge-in
     underruns_before: int = 0  # the sink's underrun count when the reply began to play
+    underruns: int = 0  # the times the speaker ran dry while it played (set when a barge-in stops it)
     first_token_reported: bool = False  # a second try (reply/guard.py) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
@@ -81,7 +82,8 @@ def remains_of(job: Job, now: float) -> Remains:
     failed job has already said what it had to."""
     if job.state is JobState.INTERRUPTED and job.heard:
         spoken = " ".join(s for s, start in job.sentences if start < job.heard_seconds)
-        return Remains((ev.ReplyDone(job.turn_id, now, text=spoken, interrupted=True),), spoken)
+        return Remains((ev.ReplyDone(job.turn_id, now, text=spoken, interrupted=True,
+                                   underruns=job.underruns),), spoken)
     if job.state in (JobState.DROPPED, JobState.CONTINUED) and job.cpu_seconds > 0:
         return Remains((ev.SpeculationDropped(job.turn_id, now, cpu_seconds=job.cpu_seconds,
                                               reason=job.stop_reason or job.state.value),))

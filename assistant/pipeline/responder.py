@@ -127,6 +127,7 @@ class Responder:
                 self._emit_now(ev.TurnSkipped(job.turn_id, self.clock.now(), reason="continued in the next turn"))
             elif job.state is JobState.INTERRUPTED:
                 heard = job.heard_seconds = self.sink.stop()
+                job.underruns = self.sink.underruns - job.underruns_before
             else:
                 job.stop_reason = reason
             if idle:
