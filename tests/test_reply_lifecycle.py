@@ -73,12 +73,18 @@ def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
     assert r.history.turns == [("What is my dog called?", REPLY)]
 
 
-def test_a_reply_counts_the_times_the_speaker_ran_dry_while_it_played(run):
+def playing_after_five_underruns(run) -> Run:
+    """A reply playing, its sink having run dry 5 times before it began (not the reply's own)."""
     r = run("What is my dog called?")
-    r.sink.underruns = 5  # before this reply: not its own
+    r.sink.underruns = 5
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())
+    return r
+
+
+def test_a_reply_counts_the_times_the_speaker_ran_dry_while_it_played(run):
+    r = playing_after_five_underruns(run)
     r.sink.underruns += 2  # the device's callback came late twice while the reply played
     r.sink.heard_all()
     r.responder.wait(1, timeout=5)
@@ -86,11 +92,7 @@ def test_a_reply_counts_the_times_the_speaker_ran_dry_while_it_played(run):
 
 
 def test_an_interrupted_reply_counts_the_times_the_speaker_ran_dry_before_the_barge_in(run):
-    r = run("What is my dog called?")
-    r.sink.underruns = 5  # before this reply: not its own
-    r.chat.open()
-    r.responder.start(1, 1, UTTERANCE, speculative=False)
-    r.until(lambda: r.sink.finishing.is_set())
+    r = playing_after_five_underruns(run)
     r.sink.underruns += 3  # ran dry three times while it played
     r.responder.cancel(1, "barge-in")
     r.sink.underruns += 1  # after the barge-in stopped it: another turn's
