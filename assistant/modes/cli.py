@@ -130,7 +130,7 @@ def run_replay(args, config) -> int:
 
 
 def run_demo(args, config) -> int:
-    from assistant.modes.demo import SESSIONS, run_demo as demo
+    from assistant.modes.demo import SESSIONS, run_demo as demo, session_printout
     from assistant.modes.replay import print_table
 
     out = args.out or config.cache_path / "demo"
@@ -151,12 +151,7 @@ def run_demo(args, config) -> int:
     print("demo: the user's side is synthesized with the bundled Piper voice, faster and higher-pitched.")
     results = demo(engines, config, out)
     for n, (lines, result) in enumerate(zip(SESSIONS, results), 1):
-        print(f"\n--- session {n} ---")
-        for said, record in zip(lines, result.records):
-            print(f"script: {said}\n heard: {record.heard}\nhearth: {record.reply or '(' + record.skipped + ')'}")
-            memories = next((e.memories for e in record.events if isinstance(e, ev.RecallDone)), ())
-            for m in memories[:3]:
-                print(f"  recalled ({m.get('source', '?')}, {m.get('score', 0):.2f}): {m.get('text', '')[:90]}")
+        print("\n" + "\n".join(session_printout(n, lines, result.records)))
     print()
     print_table(results)
     print(f"audio, events and the demo's own memory database in {out}")

@@ -27,7 +27,7 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.config import Config
 from assistant.engines import Engines
-from assistant.pipeline.loop import TurnLoop
+from assistant.pipeline.loop import TurnLoop, TurnRecord
 from assistant.memory_access.remembering import open_memory_store, session_memory
 from assistant.memory_access.routing import OneMemory, SpeakerRouting
 from assistant.modes.replay import EventLog, ReplayResult, write_transcript
@@ -67,6 +67,20 @@ def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -
         pieces += [audio, np.zeros(int(PAUSE_SECONDS * rate), dtype=np.float32)]
     sf.write(str(path), np.concatenate(pieces), rate, subtype="PCM_16")
     return path
+
+
+def session_printout(n: int, lines: tuple[str, ...], records: list[TurnRecord]) -> list[str]:
+    """Pure. What the plain demo prints of one session: Dana's script, then each turn with its own
+    heard words, reply and first recalled notes. Turns are not paired with script lines: a line
+    whose reply had not begun when Dana went on is carried into the next turn, and then one turn
+    holds two lines (pairing them by position showed every reply beside the wrong line)."""
+    out = [f"--- session {n} ---", *(f"script: {line}" for line in lines)]
+    for record in records:
+        out += [f" heard: {record.heard}", f"hearth: {record.reply or '(' + record.skipped + ')'}"]
+        memories = next((e.memories for e in record.events if isinstance(e, ev.RecallDone)), ())
+        out += [f"  recalled ({m.get('source', '?')}, {m.get('score', 0):.2f}): {m.get('text', '')[:90]}"
+                for m in memories[:3]]
+    return out
 
 
 def fresh_demo_config(config: Config, out_dir: Path) -> Config:

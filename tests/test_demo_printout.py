@@ -1,0 +1,30 @@
+"""The plain demo's printout: every turn shown with its own words and reply (assistant/modes/demo.py)."""
+
+from assistant import events as ev
+from assistant.modes.demo import session_printout
+from assistant.pipeline.loop import TurnRecord
+
+LINES = ("Hi, I'm Ada. I just came back from the market.", "I bought far too many apples.")
+
+
+def test_a_line_carried_into_the_next_turn_leaves_each_reply_beside_its_own_words():
+    """Ada's first line was carried into the next turn (its reply had not begun when she went on): two
+    lines, two turns, but the first turn has no reply and the second answers both lines."""
+    carried = TurnRecord(1, heard="", skipped="continued in the next turn")
+    both = TurnRecord(2, heard=" ".join(LINES), reply="That sounds like a lot of apples!",
+                      events=[ev.RecallDone(2, 1.0, memories=({"source": "fact", "score": 0.5, "text": "Ada likes apples"},))])
+    out = session_printout(1, LINES, [carried, both])
+    assert out[:3] == ["--- session 1 ---", f"script: {LINES[0]}", f"script: {LINES[1]}"]
+    assert out[3:] == [" heard: ", "hearth: (continued in the next turn)",
+                       f" heard: {' '.join(LINES)}", "hearth: That sounds like a lot of apples!",
+                       "  recalled (fact, 0.50): Ada likes apples"]
+
+
+def test_more_turns_than_lines_are_all_printed():
+    """A line heard as two turns (a long pause inside it): neither turn is left out."""
+    first = TurnRecord(1, heard="Hi, I'm Ada.", reply="Hello Ada!")
+    second = TurnRecord(2, heard="I just came back from the market.", reply="What did you buy?")
+    out = session_printout(2, LINES[:1], [first, second])
+    assert [line for line in out if line.startswith(("hearth:", " heard:"))] == [
+        " heard: Hi, I'm Ada.", "hearth: Hello Ada!", " heard: I just came back from the market.",
+        "hearth: What did you buy?"]
