@@ -106,7 +106,7 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
     scores = schema_scores(text)
     dominant = max(scores, key=scores.get) if scores else None
     mentions: dict[str, Mention] = {}
-    ignore = {n.lower() for n in self_names}
+    ignore = {n.lower() for n in self_names} | lx.ASSISTANT_NAMES  # who speaks, and who is spoken to
 
     def add(name: str, schema: str, start: int, named: bool, aliases=()) -> Mention | None:
         name = name.strip()

@@ -85,4 +85,7 @@ would should might must let lets let's not don't didn't can't won't it's that's 
 happy excited sounds guess know think maybe definitely absolutely totally exactly right true agree same mr mrs ms dr
 st wish hope we're you're they're he's she's it's i've we've hopefully looks look see got get take make made keep always never sometimes whoa aww ah ahh wait""".split())
 
+# The assistant's own name: said to greet it ("Hi Hearth, I'm Dana"), never an entity of the person's memory
+ASSISTANT_NAMES = frozenset({"hearth"})
+
 PLACE_PREPOSITIONS = ("in", "to", "from", "visit", "visited", "visiting", "around", "near", "across")

@@ -499,14 +499,16 @@ def test_a_microphone_unplugged_mid_run_is_reported_and_heard_again_when_back(so
         code = hearth.stop()
         voice.close()
     status = [line for _, line in hearth.stderr if line.startswith("status:")]
-    report = f"hearth printed:\n{hearth.printed()}\nstatus lines: {status}\nstderr:\n" + \
+    events = hearth.events()
+    report = f"hearth printed:\n{hearth.printed()}\nturns (speech start from the start of the person's last " \
+        f"utterance):\n{_turn_table(events, [first, second])}\nstatus lines: {status}\nstderr:\n" + \
         "\n".join(line for _, line in hearth.stderr)
     assert code == 130, report
     # every line on the terminal is Hearth's own, marked as what it is: no library's noise
     assert all(OWN_STATUS.match(line) for _, line in hearth.stderr), report
     assert [line.split("(")[0].strip() for line in status] == ["status: input device 'pulse' lost",
                                                                 "status: input device 'pulse' back"], report
-    _check_turns(hearth.events(), [first, second], None, report)
+    _check_turns(events, [first, second], None, report)
 
 
 def test_hearth_devices_lists_the_sound_servers_input_and_output(sound_stack):

@@ -107,6 +107,13 @@ def test_mentions_ignore_sentence_words_and_self():
     assert ms == []
 
 
+def test_the_assistant_greeted_by_name_is_no_entity_of_the_persons_memory():
+    """Stop 41's demo filed "Hi Hearth, I'm Dana…" under an entity named Hearth, whose summary then took
+    in Dana's worry about her dog."""
+    ms = extract.find_mentions("Hi Hearth, I'm Dana. I just got back from a long walk with my dog Max.", [], ("Dana",))
+    assert [m.name for m in ms] == ["Max"]
+
+
 def test_third_person_and_fact():
     assert extract.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
     text = "Hi! I saw Anna yesterday. How are you?"
