@@ -14,12 +14,19 @@ from typing import Callable
 import numpy as np
 
 
+# While the echo guard finds out whether speech over a reply is a person or Hearth's own echo, the
+# reply plays this much quieter (-15 dB): the person hears Hearth give way at once, and the echo
+# the canceller lost falls with it.
+DUCKED_GAIN = 10 ** (-15 / 20)
+
+
 class ReplyProgress:
     """How much of the reply in progress was queued and handed on to be heard; idle once all of it
     was. What both players share; each hands audio on its own way (put, stop)."""
 
     def __init__(self, rate: int) -> None:
         self.rate = rate
+        self.gain = 1.0  # applied to what is handed on from now (DUCKED_GAIN while ducked)
         self._lock = threading.Lock()
         self._queued = 0  # samples queued in this reply
         self._played = 0  # samples handed on in this reply
@@ -29,6 +36,11 @@ class ReplyProgress:
     def new_reply(self) -> None:
         with self._lock:
             self._queued = self._played = 0
+            self.gain = 1.0
+
+    def duck(self, on: bool) -> None:
+        """Play what follows quieter (on) or as it was made."""
+        self.gain = DUCKED_GAIN if on else 1.0
 
     def wait(self, timeout: float | None = None) -> None:
         self._idle.wait(timeout)
@@ -36,6 +48,7 @@ class ReplyProgress:
     def _drop_rest(self) -> float:
         """(Under the lock.) The reply ends here; returns the seconds of it that were handed on."""
         self._queued = self._played
+        self.gain = 1.0
         self._idle.set()
         return self._played / self.rate
 
@@ -74,7 +87,7 @@ class PacedPlayer(ReplyProgress):
                 with self._lock:
                     if generation != self._generation:
                         break
-                self._write(block[start : start + self._slice])
+                self._write(block[start : start + self._slice] * self.gain)
                 with self._lock:
                     if generation == self._generation:
                         self._played += len(block[start : start + self._slice])
@@ -128,6 +141,7 @@ class DevicePlayer(ReplyProgress):
             self._played += n
             if self._played >= self._queued:
                 self._idle.set()
+        out[:n] *= self.gain
         out[n:] = 0.0
         self._heard(out.copy(), dac_delay)
 

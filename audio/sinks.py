@@ -37,6 +37,9 @@ class AudioSink(Protocol):
     def stop(self) -> float:
         """Stop now and drop what is queued (barge-in); returns the seconds of the reply that were heard."""
 
+    def duck(self, on: bool) -> None:
+        """Play the rest of the reply quieter (on: speech over it may be a person) or as before."""
+
     @property
     def playing(self) -> bool: ...
 
@@ -141,6 +144,10 @@ class WavSink:
         if path not in self.written:
             self.written.append(path)
 
+    def duck(self, on: bool) -> None:
+        if self._player:
+            self._player.duck(on)
+
     @property
     def playing(self) -> bool:
         return bool(self._player and self._player.playing)
@@ -217,6 +224,9 @@ class SpeakerSink:
 
     def stop(self) -> float:
         return self._player.stop()
+
+    def duck(self, on: bool) -> None:
+        self._player.duck(on)
 
     @property
     def playing(self) -> bool:

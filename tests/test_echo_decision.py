@@ -11,7 +11,7 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio.echo_decision import DUCK_FRAMES, PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -229,12 +229,26 @@ def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
 
 
 def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_person():
+    """The reply plays quieter once DUCK_FRAMES in a row hold a person, and stops at PERSON_FRAMES."""
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
     list(guard.frames([FRAME] * 4))  # four frames heard at these levels
     start = Step(Signal.SPEECH_START, first_frame=3)
     assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")  # even one that looks like a person
-    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "")
-    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2) == (Step(Signal.NONE), "person")
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(PERSON_FRAMES - 1)]
+    assert said == [""] * (DUCK_FRAMES - 2) + ["duck"] + [""] * (PERSON_FRAMES - DUCK_FRAMES - 1) + ["person"]
+
+
+def test_a_suspect_that_looked_like_a_person_and_then_like_echo_brings_the_reply_back_as_loud():
+    monitor = _Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True))
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    list(guard.frames([FRAME] * 4))
+    guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(DUCK_FRAMES - 1)]
+    assert said[-1] == "duck"
+    monitor.levels = FrameLevels(1e-3, 1e-5, 1e-2, True)  # the canceller has the echo again
+    list(guard.frames([FRAME] * 4))
+    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == "unduck"
+    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "echo"
 
 
 def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():

@@ -67,3 +67,25 @@ def test_a_pause_in_what_was_queued_starts_playback_again_when_the_audio_comes(t
 
     assert len(starts) == 10
     assert starts[5] - starts[4] > 0.3  # the second part is placed when it came, not right after the first
+
+
+def test_a_ducked_reply_is_handed_on_quieter_and_the_next_reply_as_loud_as_it_was_made():
+    """What the device is given, and so what the echo reference is told was played, is the ducked audio."""
+    from audio.players import DUCKED_GAIN, DevicePlayer
+
+    heard: list[np.ndarray] = []
+    player = DevicePlayer(16_000, lambda block, delay: heard.append(block))
+    player.put(np.full(300, 0.5, dtype=np.float32))
+    out = np.zeros(100, dtype=np.float32)
+    player.fill(out, 0.0)
+    player.duck(True)
+    player.fill(out, 0.0)
+    assert np.allclose(heard[0], 0.5) and np.allclose(out, 0.5 * DUCKED_GAIN) and np.allclose(heard[1], out)
+    player.duck(False)
+    player.fill(out, 0.0)
+    assert np.allclose(out, 0.5)
+    player.duck(True)
+    player.new_reply()
+    player.put(np.full(100, 0.5, dtype=np.float32))
+    player.fill(out, 0.0)
+    assert np.allclose(out, 0.5)

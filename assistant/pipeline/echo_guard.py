@@ -3,9 +3,10 @@
 With echo_guard = "speakers" every input frame is cleaned of the echo of what the sink played
 (audio/echo.py), and speech that starts while that echo may be in the microphone is judged
 (audio/echo_decision.py) before it stops the reply:
-the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged, and
-once PERSON_FRAMES in a row hold a person (the canceller's echo estimate does not explain them)
-the barge-in is confirmed; one that ends as a suspect is dropped (TurnSkipped "echo"), without a
+the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged; once
+DUCK_FRAMES in a row hold a person (the canceller's echo estimate does not explain them) the reply
+plays quieter, and once PERSON_FRAMES do the barge-in is confirmed (a run broken by an echo's
+frame brings the reply back as it was); one that ends as a suspect is dropped (TurnSkipped "echo"), without a
 transcript or a reply. A single frame is never enough: an echo the canceller has not caught up
 with (a sentence's first syllable, a change in the room) looks like a person for a frame or two.
 Any turn begun while echo was possible is also checked by its words once transcribed: most of
@@ -22,7 +23,7 @@ from collections import deque
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import ONSET_FRAMES, is_echo, person_confirmed, person_run
+from audio.echo_decision import ONSET_FRAMES, is_echo, person_confirmed, person_run, person_suspected
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -82,8 +83,10 @@ class EchoGuard:
     def judge(self, step: Step, voiced: bool, turn_id: int) -> tuple[Step, str]:
         """The listener's step as the loop should take it, and what the guard made of it:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
-        "person" (a suspect turn is a person after all: barge-in now), "echo" (a suspect turn
-        ended: drop it). turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
+        "duck" (the suspect looks like a person: play the reply quieter while it is judged),
+        "unduck" (it no longer does: as loud as before), "person" (a suspect turn is a person after
+        all: barge-in now), "echo" (a suspect turn ended: drop it, as loud as before).
+        turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
@@ -92,11 +95,13 @@ class EchoGuard:
                 self._person_run = None
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
+            was_ducked = person_suspected(self._person_run)
             self._person_run = person_run(self._person_run, self._recent, voiced, self.echo_possible)
             if person_confirmed(self._person_run):
                 self._person_run = None
                 return Step(Signal.NONE), "person"
-            return Step(Signal.NONE), ""
+            ducked = person_suspected(self._person_run)
+            return Step(Signal.NONE), ("duck" if ducked else "unduck") if ducked != was_ducked else ""
         if signal is Signal.SPEECH_START and self.echo_possible:
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}

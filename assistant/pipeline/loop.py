@@ -190,10 +190,14 @@ class TurnLoop:
                     actions = planner.confirm_barge_in()
                 elif echo == "echo":
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
+                elif echo == "duck":
+                    self.sink.duck(True)
                 self._announce(step, heard, planner.turn_id, listener)
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
                               else listener.current_audio())
+                if echo in ("person", "echo", "unduck"):  # after a barge-in's stop: nothing plays loud again
+                    self.sink.duck(False)
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
                         and not self.echo.suspect:
                     partials.offer(planner.turn_id, listener.current_audio)
