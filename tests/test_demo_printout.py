@@ -28,3 +28,14 @@ def test_more_turns_than_lines_are_all_printed():
     assert [line for line in out if line.startswith(("hearth:", " heard:"))] == [
         " heard: Hi, I'm Ada.", "hearth: Hello Ada!", " heard: I just came back from the market.",
         "hearth: What did you buy?"]
+
+
+def test_a_note_in_the_same_words_as_one_shown_is_shown_once():
+    """An entity's summary states what is true now in the words of the fact it integrates: the model's
+    notes hold it once, and so does the printout."""
+    notes = ({"source": "fallback", "score": 0.6, "text": "Ada bought far too many apples."},
+             {"source": "fallback", "score": 0.5, "text": "Ada bought far too many apples."},
+             {"source": "fallback", "score": 0.4, "text": "Ada went to the market."})
+    record = TurnRecord(1, heard="What did I buy?", reply="Far too many apples.", events=[ev.RecallDone(1, 1.0, memories=notes)])
+    assert [line for line in session_printout(1, (), [record]) if "recalled" in line] == [
+        "  recalled (fallback, 0.60): Ada bought far too many apples.", "  recalled (fallback, 0.40): Ada went to the market."]
