@@ -109,6 +109,14 @@ class PlaybackStopped(Event):
 
 
 @dataclass(frozen=True)
+class ReplyDucked(Event):
+    """Speech over the reply looked like a person: it plays quieter while that is judged
+    (`ducked`), or plays as loud again (not a person after all, or the barge-in was confirmed)."""
+
+    ducked: bool = True
+
+
+@dataclass(frozen=True)
 class SpeculationDropped(Event):
     """Work started in the silence window was thrown away because the person went on."""
 
@@ -137,6 +145,7 @@ _KIND_BY_TYPE: dict[type, str] = {
     FirstAudio: "first_audio",
     ReplyDone: "reply_done",
     PlaybackStopped: "playback_stopped",
+    ReplyDucked: "reply_ducked",
     SpeculationDropped: "speculation_dropped",
     TurnSkipped: "turn_skipped",
 }

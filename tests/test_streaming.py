@@ -177,6 +177,11 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     # (should no playback be stopped, the turns' events say where the barge-in went)
     assert len(stopped) == 1, _timeline(records)
     assert first_turn.interrupted
+    if echo_guard == "speakers":  # Hearth gave way (quieter) before it stopped, and plays as loud again after
+        giving_way = [(type(e), getattr(e, "ducked", None)) for r in records for e in r.events
+                      if isinstance(e, (ev.ReplyDucked, ev.PlaybackStopped))]
+        assert giving_way == [(ev.ReplyDucked, True), (ev.PlaybackStopped, None), (ev.ReplyDucked, False)], \
+            _timeline(records)
     # history: the interrupted reply is only what had started to play
     said = dict(loop.history.turns)[first_turn.heard]
     generated = [e.text for e in first_turn.events if isinstance(e, ev.SentenceReady)]

@@ -91,6 +91,7 @@ class TurnLoop:
         self._listener: Listener | None = None
         self._finished: float | None = None  # the end-of-turn model's P(finished) at this pause's start
         self._last_text = ""  # the words last heard of the utterance in progress
+        self._ducked = False  # the reply plays quieter while the echo guard judges speech over it
         self.echo = EchoGuard(config.echo_guard, sink, clock)
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, self.routing,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
@@ -191,13 +192,13 @@ class TurnLoop:
                 elif echo == "echo":
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
                 elif echo == "duck":
-                    self.sink.duck(True)
+                    self._duck(True)
                 self._announce(step, heard, planner.turn_id, listener)
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
                               else listener.current_audio())
-                if echo in ("person", "echo", "unduck"):  # after a barge-in's stop: nothing plays loud again
-                    self.sink.duck(False)
+                if echo in ("person", "echo", "unduck"):  # after a barge-in's stop, so none of it plays loud again
+                    self._duck(False)
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
                         and not self.echo.suspect:
                     partials.offer(planner.turn_id, listener.current_audio)
@@ -209,6 +210,13 @@ class TurnLoop:
                 partials.close()
             self._drain(planner)
         return self.records
+
+    def _duck(self, on: bool) -> None:
+        """The reply quieter while speech over it is judged, or as loud again; each change said once."""
+        if on != self._ducked:
+            self._ducked = on
+            self.sink.duck(on)
+            self._emit(ev.ReplyDucked(self._current_turn(), self.clock.now(), ducked=on))
 
     def _threshold(self, planner: TurnPlanner) -> float:
         """While Hearth is talking, half-duplex ignores the microphone (see assistant/pipeline/echo_guard.py)."""
