@@ -1,7 +1,7 @@
 """The plain demo's printout: every turn shown with its own words and reply (assistant/modes/demo.py)."""
 
 from assistant import events as ev
-from assistant.modes.demo import session_printout
+from assistant.modes.demo import NOTE_CHARS, session_printout
 from assistant.pipeline.loop import TurnRecord
 
 LINES = ("Hi, I'm Ada. I just came back from the market.", "I bought far too many apples.")
@@ -30,12 +30,14 @@ def test_more_turns_than_lines_are_all_printed():
         "hearth: What did you buy?"]
 
 
-def test_a_note_in_the_same_words_as_one_shown_is_shown_once():
-    """An entity's summary states what is true now in the words of the fact it integrates: the model's
-    notes hold it once, and so does the printout."""
-    notes = ({"source": "fallback", "score": 0.6, "text": "Ada bought far too many apples."},
-             {"source": "fallback", "score": 0.5, "text": "Ada bought far too many apples."},
+def test_a_note_that_reads_as_one_shown_is_shown_once():
+    """An entity's summary states what is true now in the words of the fact it integrates, then what
+    was before: cut to the printout's width the two read alike, and the model's notes hold it once."""
+    fact = "Ada bought far too many apples at the market on Saturday, and she plans to bake pies for them."
+    notes = ({"source": "fallback", "score": 0.6, "text": fact},
+             {"source": "fallback", "score": 0.5, "text": fact + " Before that, she bought pears."},
              {"source": "fallback", "score": 0.4, "text": "Ada went to the market."})
     record = TurnRecord(1, heard="What did I buy?", reply="Far too many apples.", events=[ev.RecallDone(1, 1.0, memories=notes)])
+    assert len(fact) > NOTE_CHARS
     assert [line for line in session_printout(1, (), [record]) if "recalled" in line] == [
-        "  recalled (fallback, 0.60): Ada bought far too many apples.", "  recalled (fallback, 0.40): Ada went to the market."]
+        f"  recalled (fallback, 0.60): {fact[:NOTE_CHARS]}", "  recalled (fallback, 0.40): Ada went to the market."]

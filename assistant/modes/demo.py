@@ -69,20 +69,23 @@ def synthesize_user(tts: PiperSynthesizer, lines: tuple[str, ...], path: Path) -
     return path
 
 
+NOTE_CHARS = 90  # of a recalled note, shown in the printout
+
+
 def session_printout(n: int, lines: tuple[str, ...], records: list[TurnRecord]) -> list[str]:
     """Pure. What the plain demo prints of one session: Dana's script, then each turn with its own
-    heard words, reply and first recalled notes (a note whose words another already showed, as an
+    heard words, reply and first recalled notes (a note that reads as one already shown, as an
     entity's summary repeats the fact it integrates, once). Turns are not paired with script lines: a line
     whose reply had not begun when Dana went on is carried into the next turn, and then one turn
     holds two lines (pairing them by position showed every reply beside the wrong line)."""
     out = [f"--- session {n} ---", *(f"script: {line}" for line in lines)]
     for record in records:
         out += [f" heard: {record.heard}", f"hearth: {record.reply or '(' + record.skipped + ')'}"]
-        by_words: dict[str, dict] = {}
+        shown: dict[str, str] = {}  # the line shown for each note's first words, as cut
         for m in next((e.memories for e in record.events if isinstance(e, ev.RecallDone)), ()):
-            by_words.setdefault(m.get("text", ""), m)
-        out += [f"  recalled ({m.get('source', '?')}, {m.get('score', 0):.2f}): {m.get('text', '')[:90]}"
-                for m in list(by_words.values())[:3]]
+            words = m.get("text", "")[:NOTE_CHARS]
+            shown.setdefault(words, f"  recalled ({m.get('source', '?')}, {m.get('score', 0):.2f}): {words}")
+        out += list(shown.values())[:3]
     return out
 
 
