@@ -5,10 +5,11 @@ With echo_guard = "speakers" every input frame is cleaned of the echo of what th
 (audio/echo_decision.py) before it stops the reply:
 the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged; once
 DUCK_FRAMES in a row hold a person (the canceller's echo estimate does not explain them) the reply
-plays quieter, and once PERSON_FRAMES do the barge-in is confirmed (a run broken by an echo's
-frame brings the reply back as it was); one that ends as a suspect is dropped (TurnSkipped "echo"), without a
-transcript or a reply. A single frame is never enough: an echo the canceller has not caught up
-with (a sentence's first syllable, a change in the room) looks like a person for a frame or two.
+plays quieter, and once PERSON_FRAMES do the barge-in is confirmed. A voiced frame of echo in
+between starts the count again and brings the reply back as loud; a suspect that ends so is
+dropped (TurnSkipped "echo"), without a transcript or a reply. A few frames are never enough: an
+echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
+piece of the reply a sound server carried back late) looks like a person for a while.
 Any turn begun while echo was possible is also checked by its words once transcribed: most of
 them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
 
