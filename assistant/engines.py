@@ -161,7 +161,7 @@ def load_tts(config: Config) -> PiperSynthesizer:
 def load_embedder(config: Config):
     from models.embedder import TextEmbedder
 
-    return TextEmbedder(threads=config.threads)
+    return TextEmbedder(threads=config.threads, cache_dir=config.cache_path)
 
 
 def load_voice():

@@ -529,9 +529,10 @@ def main(argv=None) -> int:
     ap.add_argument("--answer-max-tokens", type=int, default=40)
     args = ap.parse_args(argv)
 
+    from assistant.config import Config
     from models.embedder import TextEmbedder
 
-    embedder = TextEmbedder()
+    embedder = TextEmbedder(cache_dir=Config().cache_path)
     report: dict = {}
     if not args.skip_scenarios:
         report["scenarios_no_llm"] = r = run_scenarios(args.scenarios, embedder, None)

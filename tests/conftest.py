@@ -59,11 +59,11 @@ def test_config(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def embedder():
+def embedder(test_config):
     """The text embedder alone, for memory tests that need no other model."""
     from models.embedder import TextEmbedder
 
-    return TextEmbedder()
+    return TextEmbedder(cache_dir=test_config.cache_path)
 
 
 @pytest.fixture(scope="session")

@@ -53,11 +53,31 @@ def test_one_query_embeds_as_the_batch_does(embedder):
         assert float(one @ row) > 0.9999
 
 
+def test_the_exported_embedder_gives_the_vectors_sentence_transformers_gives(tmp_path, speech_dir):
+    """A start with an empty cache exports the graph, and it embeds as the library the model was
+    made for: every transcript one at a time and batched, and all of them run together past the
+    model's 256 tokens (the tokenizer file itself says 128)."""
+    from sentence_transformers import SentenceTransformer
+
+    from conftest import items
+    from models import bundled
+
+    texts = [item["transcript"] for item in items("asr") + items("conversation") if item.get("transcript")]
+    texts.append(" ".join(texts))
+    exported = TextEmbedder(cache_dir=tmp_path)
+    assert list(tmp_path.glob("*.onnx"))
+    reference = SentenceTransformer(str(bundled.text_embedder_dir()), device="cpu", local_files_only=True)
+    expected = reference.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    assert abs(exported.embed(texts) - expected).max() < 1e-5
+    assert max(abs(exported.embed_one(text) - row).max() for text, row in zip(texts, expected)) < 1e-5
+    assert not list(tmp_path.glob("*.partial"))
+
+
 def test_embedder_bad_path_is_a_model_error(tmp_path):
     from models import ModelError
 
     with pytest.raises(ModelError):
-        TextEmbedder(tmp_path / "nowhere")
+        TextEmbedder(tmp_path / "nowhere", cache_dir=tmp_path)
 
 
 def test_update_writes_a_new_version_and_keeps_the_old(setup):

@@ -116,6 +116,20 @@ def test_a_new_session_warms_the_prompt_with_notes_for_what_was_said_last(engine
     store.close()
 
 
+def test_a_start_with_nothing_to_recall_warms_the_system_prompt(engines, test_config, tmp_path):
+    """A new person's first reply (nothing said yet, no notes) finds the system prompt and its
+    examples evaluated: most of a first prompt."""
+    llm = engines.llm
+    llm.prefill([{"role": "user", "content": "Something else."}])
+    responder = Responder(engines, WavSink(tmp_path / "out"), ev.EventBus().emit, MonotonicClock(), test_config,
+                          History(), OneMemory())
+    responder.warming.join(timeout=60)
+    responder.close()
+    cached, _ = first_piece(llm, build_messages("What time is it?", History(), "", None))
+    bare = llm.count_prompt_tokens(build_messages("", History(), "", None))
+    assert cached >= bare - 2 * EVAL_BATCH, (cached, bare)  # (whole batches only, as above)
+
+
 def test_a_prefill_over_a_cached_reply_leaves_the_model_as_llama_cpp_itself_would(engines):
     llm = engines.llm
     messages = build_messages("Name one colour of the rainbow.", history(), NOTES, "Dana")

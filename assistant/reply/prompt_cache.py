@@ -67,12 +67,15 @@ class PromptCache:
 
     def warm(self, memory_to_expect: Callable[[], TurnMemory | None]) -> None:
         """At start-up: the system prompt and the notes recalled for what the person said last. The
-        first reply carries those notes on and evaluates only its new lines."""
+        first reply carries those notes on and evaluates only its new lines. With no notes to
+        expect (nobody known yet, or memory off) the system prompt and its examples alone: most of
+        a first prompt, a second of evaluation on a 2-core CPU."""
         try:
             memory = memory_to_expect()
             words = memory.last_words() if memory is not None else ""
             block = memory.recall(words)[0] if words else ""
             if not block:
+                self._prefill(build_messages("", self.history, "", memory.person_name if memory is not None else None))
                 return
             with self._lock:
                 if self._notes_memory is not None:  # the first reply got there first
