@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assistant.config import Config
 from soundstack import PERSON_RATE, PersonVoice, SoundStack, missing
 from fakes import ScriptedServer
 from wer import wer
@@ -131,7 +132,10 @@ class HearthProcess:
                                                                       ("llm_model", llm_model)) if value)
         models = f"[models]\n{models}" if models else ""
         config.write_text(f"[assistant]\ntemperature = 0.0\nmax_reply_tokens = 60\n{models}")
-        env = dict(stack.env, HEARTH_CONFIG=str(config), HEARTH_DATA_DIR=str(folder / "data"), PYTHONUNBUFFERED="1")
+        # the sound stack's HOME hides the user's cache: point at it, as `make install` prepared it (else
+        # each run would first export the text embedder, seconds of both cores under the conversation)
+        env = dict(stack.env, HEARTH_CONFIG=str(config), HEARTH_DATA_DIR=str(folder / "data"), PYTHONUNBUFFERED="1",
+                   HEARTH_CACHE_DIR=os.environ.get("HEARTH_CACHE_DIR") or Config().cache_dir)
         self.stdout: list[tuple[float, str]] = []
         self.stderr: list[tuple[float, str]] = []
         self.proc = subprocess.Popen(

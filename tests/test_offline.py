@@ -51,12 +51,14 @@ def test_replay_with_memory_makes_no_network_attempt(speech_dir, test_config, tm
 
 def test_prepare_assembles_the_model_into_an_empty_cache_and_compiles_the_voice_encoder(tmp_path):
     """`hearth prepare`, which make install runs: what the first start would do, done, in a fresh
-    cache; the numba cache is the package's own, written here if it was not yet."""
+    cache and with no network; the numba cache is the package's own, written here if it was not yet."""
     from models.bundled import LLM_FILENAME, LLM_SIZE
 
     cache = tmp_path / "cache"
-    proc = subprocess.run([sys.executable, "-m", "assistant.modes.cli", "prepare"], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", GUARD, "prepare"], cwd=ROOT, capture_output=True,
                           text=True, env=dict(os.environ, HEARTH_CACHE_DIR=str(cache)), timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "NETWORK-ATTEMPTS []" in proc.stderr, proc.stderr[-2000:]
     assert (cache / LLM_FILENAME).stat().st_size == LLM_SIZE
+    assert len(list(cache.glob("text-embedder-*.onnx"))) == 1  # the text embedder, exported
     assert "voice encoder compiled in" in proc.stderr
