@@ -56,6 +56,12 @@ class SpeechResumed(Event):
 class Endpoint(Event):
     audio_seconds: float = 0.0
     cut: bool = False  # the utterance hit the maximum length
+    # what ended the turn: the silence waited for, and why that long (assistant/pipeline/end_silence.py's
+    # EndSilence.why, "fixed" with the adaptive endpoint off, "too long" when cut), with the end-of-turn
+    # model's probability that the turn was finished (None where it did not hear this pause)
+    silence_ms: int = 0
+    why: str = ""
+    finished: float | None = None
 
 
 @dataclass(frozen=True)

@@ -75,9 +75,9 @@ def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool, turn_end
             listener.endpointer.set_end_silence(config.end_silence_ms / 1000)
         elif signal is Signal.SILENCE_START and adaptive:
             finished = turn_end.finished(listener.recent_audio()) if turn_end is not None else None
-            ms = end_silence_heard(asr.transcribe(listener.current_audio()), finished, config.end_silence_ms,
-                                   config.end_silence_finished_ms, config.end_silence_unfinished_ms)
-            listener.endpointer.set_end_silence(ms / 1000)
+            decided = end_silence_heard(asr.transcribe(listener.current_audio()), finished, config.end_silence_ms,
+                                        config.end_silence_finished_ms, config.end_silence_unfinished_ms)
+            listener.endpointer.set_end_silence(decided.ms / 1000)
         elif signal is Signal.ENDPOINT:
             times.append(heard.frame.media_end)
     return times

@@ -1,6 +1,6 @@
 import pytest
 
-from assistant.pipeline.end_silence import end_silence_for, end_silence_heard
+from assistant.pipeline.end_silence import EndSilence, end_silence_for, end_silence_heard
 
 
 @pytest.mark.parametrize("partial, expected", [
@@ -26,18 +26,20 @@ def test_bounds_can_be_given():
 
 
 @pytest.mark.parametrize("partial, finished, expected", [
-    ("I was thinking", 0.1, 1300),           # sounds unfinished: the person is waited for
-    ("I was thinking", 0.9, 200),            # sounds finished: not kept waiting
-    ("I went to the shop and", 0.9, 1300),   # the words leave it hanging, however it sounded
-    ("Where are you from?", 0.2, 200),       # a question is finished
-    ("I was thinking", None, 500),           # no model: the words alone, as end_silence_for
-    ("and then I", None, 800),
+    ("I was thinking", 0.1, EndSilence(1300, "unfinished")),         # sounds unfinished: the person is waited for
+    ("I was thinking", 0.9, EndSilence(200, "finished")),            # sounds finished: not kept waiting
+    ("I went to the shop and", 0.9, EndSilence(1300, "hanging")),    # the words leave it hanging, however it sounded
+    ("Where are you from?", 0.2, EndSilence(200, "question")),       # a question is finished
+    ("", 0.9, EndSilence(200, "finished")),                          # nothing transcribed yet: the sound decides
+    ("I was thinking", None, EndSilence(500, "words")),              # no model: the words alone, as end_silence_for
+    ("and then I", None, EndSilence(800, "hanging")),
+    ("Is it far?", None, EndSilence(350, "question")),
 ])
-def test_the_end_of_turn_model_and_the_words_decide_together(partial, finished, expected):
+def test_the_end_of_turn_model_and_the_words_decide_together_and_say_which_did(partial, finished, expected):
     assert end_silence_heard(partial, finished, 500, 200, 1300) == expected
 
 
 def test_a_long_base_silence_is_never_cut_short_by_an_unfinished_sound():
     # end_silence_ms 1500: a trailing "and" waits 2.4 s by the words, and so with the model
-    assert end_silence_heard("the middle classes, and we", 0.1, 1500, 200, 1300) == 2400
-    assert end_silence_heard("the middle classes", 0.1, 1500, 200, 1300) == 1500
+    assert end_silence_heard("the middle classes, and we", 0.1, 1500, 200, 1300).ms == 2400
+    assert end_silence_heard("the middle classes", 0.1, 1500, 200, 1300).ms == 1500

@@ -50,6 +50,17 @@ def test_events_of_every_turn_are_complete_and_in_order(asr_replays):
             assert events_complete_and_ordered(record.events), (item["path"], record.events)
 
 
+def test_a_fast_replay_says_its_turns_ended_on_the_fixed_silence(asr_replays, test_config):
+    """A fast replay does not tune the endpoint (replay_options): every endpoint says so."""
+    from assistant import events as ev
+
+    endpoints = [e for _, result in asr_replays for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
+    assert endpoints
+    for e in endpoints:
+        assert (e.why, e.silence_ms, e.finished) == ("too long" if e.cut else "fixed", test_config.end_silence_ms,
+                                                     None), e
+
+
 def test_replay_writes_transcript_and_event_log(asr_replays):
     item, result = asr_replays[0]
     transcript = (result.folder / "transcript.txt").read_text()

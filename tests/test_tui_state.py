@@ -284,3 +284,12 @@ def test_a_lost_microphone_shows_in_the_status_line_until_it_is_back():
     assert lost.input_lost and "INPUT LOST" in status(lost).plain
     back = reduce(lost, InputStatus("back", "input device 'USB' back"))
     assert not back.input_lost and "INPUT LOST" not in status(back).plain
+
+
+def test_the_timings_say_why_each_turn_ended_where_it_did():
+    rows = render.timing_rows(fold(sample_items()))
+    ended = [row[[key for key, _ in render.TIMING_COLUMNS].index("ended")] for row in rows]
+    assert ended == ["finished .91", "question", "question"]
+    unfinished = fold([ev.SpeechEnd(1, 1.0), ev.Endpoint(1, 2.2, silence_ms=1100, why="unfinished", finished=0.08)])
+    assert render.ended_by(unfinished.turns[0]) == "unfinished .08"
+    assert render.ended_by(fold(answered_turn()).turns[0]) == "-"  # an endpoint that says nothing of why

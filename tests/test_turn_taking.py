@@ -78,11 +78,24 @@ def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(
     sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
     config = replace(test_config, max_reply_tokens=12)
 
-    def replayed(engines_used, name):
-        result = replay_file(paused, tmp_path / name, engines_used, config, realtime=True)
-        endpoints = sum(isinstance(e, ev.Endpoint) for r in result.records for e in r.events)
-        return endpoints, [r.heard for r in result.records if r.heard]
+    result = replay_file(paused, tmp_path / "model", engines, config, realtime=True)
+    endpoints = [e for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
+    heard = [r.heard for r in result.records if r.heard]
 
     assert engines.turn_end is not None
-    endpoints, heard = replayed(engines, "model")
-    assert endpoints == 1 and len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
+    assert len(endpoints) == 1 and len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
+    said_why(endpoints[0], config)
+
+
+def said_why(endpoint, config) -> None:
+    """The endpoint event says what ended the turn, as the decision (end_silence.py) made it: the
+    end-of-turn model heard the pause, and the silence waited is the one its reason gives."""
+    from assistant.pipeline.end_silence import FINISHED
+
+    assert endpoint.finished is not None and 0.0 <= endpoint.finished <= 1.0, endpoint
+    waits = {"finished": lambda: endpoint.finished >= FINISHED and endpoint.silence_ms == config.end_silence_finished_ms,
+             "unfinished": lambda: (endpoint.finished < FINISHED
+                                    and endpoint.silence_ms >= config.end_silence_unfinished_ms),
+             "question": lambda: endpoint.silence_ms == config.end_silence_finished_ms,
+             "hanging": lambda: endpoint.silence_ms >= config.end_silence_unfinished_ms}
+    assert endpoint.why in waits and waits[endpoint.why](), endpoint

@@ -8,7 +8,8 @@ from typing import Any, Mapping, Sequence
 
 from rich.text import Text
 
-from assistant.timings import TURN_COLUMNS
+from assistant import events as ev
+from assistant.timings import TURN_COLUMNS, first_of
 
 from .gate import level_dbfs
 from .state import ENGINE_ORDER, LISTENING, SPEAKING, TALKING, THINKING, TurnView, ViewState
@@ -83,11 +84,29 @@ def ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1000:.0f}"
 
 
+# the timings table: the turn, how long its endpoint took and why it fell there, then each stage
+TIMING_COLUMNS = (("turn", "turn"), (TURN_COLUMNS[0], stage_title(TURN_COLUMNS[0])), ("ended", "ended by"),
+                  *((name, stage_title(name)) for name in TURN_COLUMNS[1:]))
+
+
+def ended_by(turn: TurnView) -> str:
+    """Why the turn ended where it did: "finished .91" (the end-of-turn model heard it finished, with
+    its probability), "unfinished .20" (it did not, and the long silence passed), "question",
+    "hanging" (how the words ended), "words", "fixed", "too long"."""
+    endpoint = first_of(turn.events, ev.Endpoint)
+    if endpoint is None or not endpoint.why:
+        return "-"
+    if endpoint.why in ("finished", "unfinished") and endpoint.finished is not None:
+        return f"{endpoint.why} {endpoint.finished:.2f}".replace(" 0.", " .")
+    return endpoint.why
+
+
 def timing_rows(state: ViewState) -> list[tuple[str, ...]]:
     rows = []
     for turn in state.timed_turns:
         d = turn.durations
-        rows.append((str(turn.turn_id), *(ms(d.get(c)) for c in TURN_COLUMNS)))
+        rows.append((str(turn.turn_id), ms(d.get(TURN_COLUMNS[0])), ended_by(turn),
+                     *(ms(d.get(c)) for c in TURN_COLUMNS[1:])))
     return rows
 
 

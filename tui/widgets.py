@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from assistant.timings import TURN_COLUMNS
 
 from . import render
 from .state import ViewState
@@ -72,9 +71,8 @@ class TimingsTable(DataTable):
 
     def on_mount(self) -> None:
         self.border_title = "Timings (ms)"
-        self.add_column("turn", key="turn")
-        for name in TURN_COLUMNS:
-            self.add_column(render.stage_title(name), key=name)
+        for key, title in render.TIMING_COLUMNS:
+            self.add_column(title, key=key)
 
     def show(self, state: ViewState) -> None:
         rows = render.timing_rows(state)
@@ -84,7 +82,8 @@ class TimingsTable(DataTable):
         values = [v for _, v in render.end_to_audio(state)]
         self.clear()
         for row in rows:
-            cells = [Text(c, justify="right") for c in row]
+            cells = [Text(c, justify="left" if key == "ended" else "right")
+                     for c, (key, _) in zip(row, render.TIMING_COLUMNS)]
             total = next((t.durations.get("speech_end_to_first_audio") for t in state.turns
                           if str(t.turn_id) == row[0]), None)
             if total is not None and render.is_slow(total, values):

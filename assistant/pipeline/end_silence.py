@@ -3,31 +3,48 @@ end-of-turn model (models/turn_end.py), from how it sounded. Pure."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from text.words import ends_hanging
 
 FINISHED = 0.5  # the end-of-turn model's probability from which a turn sounds finished
 
 
-def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
-    """Shorter after a finished question, longer after a trailing word or an ellipsis, else the base.
+@dataclass(frozen=True)
+class EndSilence:
+    """The silence that ends the turn, and why: "question" or "hanging" (how the words end),
+    "finished" or "unfinished" (how the end-of-turn model heard it), "words" (no cue either way)."""
 
-    Whisper's punctuation in a partial is a weak signal, so only a question mark shortens.
-    """
-    shorter = shorter_ms if shorter_ms is not None else max(200, int(base_ms * 0.7))
-    longer = longer_ms if longer_ms is not None else int(base_ms * 1.6)
+    ms: int
+    why: str
+
+
+def words_cue(partial: str) -> str | None:
+    """"hanging" after a trailing word, comma or ellipsis, "question" after a question mark, else None.
+
+    Whisper's punctuation in a partial is a weak signal, so only a question mark counts."""
     text = partial.strip()
-    if not text:
-        return base_ms
     if text.endswith(("...", "…", "-", ",")):
-        return longer
+        return "hanging"
     if text.endswith("?"):  # before the hanging word: "Where are you from?" is finished
-        return shorter
-    if ends_hanging(text):
-        return longer
+        return "question"
+    if text and ends_hanging(text):
+        return "hanging"
+    return None
+
+
+def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
+    """Shorter after a finished question, longer after a trailing word or an ellipsis, else the base."""
+    cue = words_cue(partial)
+    if cue == "hanging":
+        return longer_ms if longer_ms is not None else int(base_ms * 1.6)
+    if cue == "question":
+        return shorter_ms if shorter_ms is not None else max(200, int(base_ms * 0.7))
     return base_ms
 
 
-def end_silence_heard(partial: str, finished: float | None, base_ms: int, finished_ms: int, unfinished_ms: int) -> int:
+def end_silence_heard(partial: str, finished: float | None, base_ms: int, finished_ms: int,
+                      unfinished_ms: int) -> EndSilence:
     """The silence that ends the turn once the voice has stopped. `finished`: the end-of-turn
     model's probability that the turn is finished, heard at the silence's start (None without the
     model: the words alone decide). Words that leave the thought hanging ("and…", "the") wait the
@@ -35,11 +52,13 @@ def end_silence_heard(partial: str, finished: float | None, base_ms: int, finish
     a person thinking mid-sentence ("I was thinking… maybe Lisbon") is waited for, one who has
     finished is not kept waiting."""
     by_words = end_silence_for(partial, base_ms)
+    cue = words_cue(partial)
     if finished is None:
-        return by_words
-    unfinished = max(unfinished_ms, by_words)  # never shorter than the words alone would wait
-    if by_words > base_ms:
-        return unfinished
-    if by_words < base_ms:
-        return finished_ms
-    return finished_ms if finished >= FINISHED else unfinished
+        return EndSilence(by_words, cue or "words")
+    if cue == "hanging":
+        return EndSilence(max(unfinished_ms, by_words), cue)  # never shorter than the words alone would wait
+    if cue == "question":
+        return EndSilence(finished_ms, cue)
+    if finished >= FINISHED:
+        return EndSilence(finished_ms, "finished")
+    return EndSilence(max(unfinished_ms, by_words), "unfinished")

@@ -26,7 +26,7 @@ from audio.sources import Frame
 from assistant import events as ev
 from assistant.clock import Clock, SpeechPacer
 from assistant.config import Config
-from assistant.pipeline.end_silence import end_silence_heard
+from assistant.pipeline.end_silence import EndSilence, end_silence_heard
 from assistant.pipeline.echo_guard import EchoGuard
 from assistant.engines import Engines
 from assistant.pipeline.partials import PartialTranscriber
@@ -90,6 +90,7 @@ class TurnLoop:
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
         self._finished: float | None = None  # the end-of-turn model's P(finished) at this pause's start
+        self._end_silence: EndSilence | None = None  # the silence this pause was last given to end the turn
         self._last_text = ""  # the words last heard of the utterance in progress
         self._ducked = False  # the reply plays quieter while the echo guard judges speech over it
         self.echo = EchoGuard(config.echo_guard, sink, clock)
@@ -173,6 +174,7 @@ class TurnLoop:
                 self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect)
                 if step.signal in (Signal.SPEECH_START, Signal.SPEECH_RESUMED):
                     self._finished = None  # how the last silence's start sounded no longer holds
+                    self._end_silence = None
                 if step.signal is Signal.SPEECH_START:
                     self._new_record(planner.turn_id + 1)
                     listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
@@ -234,7 +236,11 @@ class TurnLoop:
         elif signal is Signal.ENDPOINT:
             u = heard.utterance
             self._emit(ev.SpeechEnd(turn_id, self._time_of_frame(u.last_voiced_frame)))
-            self._emit(ev.Endpoint(turn_id, self.clock.now(), audio_seconds=u.seconds, cut=u.cut))
+            decided = self._end_silence or EndSilence(self.config.end_silence_ms,
+                                                      "words" if self.options.adaptive_endpoint else "fixed")
+            self._emit(ev.Endpoint(turn_id, self.clock.now(), audio_seconds=u.seconds, cut=u.cut,
+                                   silence_ms=decided.ms, why="too long" if u.cut else decided.why,
+                                   finished=self._finished))
 
     def _act(self, action, audio: np.ndarray) -> None:
         if isinstance(action, StartJob):
@@ -294,9 +300,10 @@ class TurnLoop:
         self._last_text = text
         if self.options.adaptive_endpoint:
             c = self.config
-            ms = end_silence_heard(text, self._finished, c.end_silence_ms, c.end_silence_finished_ms,
-                                   c.end_silence_unfinished_ms)
-            self._listener.endpointer.set_end_silence(ms / 1000)
+            decided = end_silence_heard(text, self._finished, c.end_silence_ms, c.end_silence_finished_ms,
+                                        c.end_silence_unfinished_ms)
+            self._end_silence = decided
+            self._listener.endpointer.set_end_silence(decided.ms / 1000)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():
