@@ -70,6 +70,9 @@ class Config:
     # on a desk with no enrolled voice, learn this person's voice from their first utterances; from then
     # on a clearly different voice is a stranger and gets none of their memories (false: every voice is theirs)
     learn_owner_voice: bool = True
+    # keep how each turn was said (loudness, pitch, rate, pauses, the room: audio/voice_cues.py) beside its
+    # words, worked out by the memory writer after the reply
+    voice_cues: bool = True
     memory_budget_tokens: int = 200
     data_dir: str = field(default_factory=_default_data_dir)
     cache_dir: str = field(default_factory=_default_cache_dir)
@@ -91,7 +94,7 @@ SECTIONS = {
               "end_silence_unfinished_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
-                  "memory_budget_tokens", "data_dir", "cache_dir"),
+                  "voice_cues", "memory_budget_tokens", "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
 

@@ -134,7 +134,13 @@ ALTER TABLE items ADD COLUMN kind TEXT NOT NULL DEFAULT 'summary' CHECK (kind IN
 CREATE INDEX items_by_kind ON items(person_id, entity_id, kind);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+# Version 4: how the person's turn was said (audio/voice_cues.py: the cues, and how they departed from the
+# person's usual), as JSON beside the words; NULL where it was not heard (text turns, older turns).
+_V4 = """
+ALTER TABLE turns ADD COLUMN voice TEXT;
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

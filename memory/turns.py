@@ -13,6 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from audio.voice_cues import VoiceCues, departures, usual, voice_cues
+
 from . import extract, persona
 from .affect import Affect
 from .dates import format_date
@@ -91,6 +93,18 @@ class PersonMemory:
             self.store.add_turn(self.person_id, self.session_id, "assistant", reply_text, now)
         if turn_id is not None:
             self.derive(user_text, turn_id, now)
+
+    def hear_voice(self, text: str, turn_id: int, audio) -> dict | None:
+        """How the stored turn was said (16 kHz audio), against how this person usually sounds; kept
+        beside its words. The usual is the median of their last turns heard (audio/voice_cues.py)."""
+        cues = voice_cues(audio, len(text.split()))
+        if cues is None:
+            return None
+        before = [VoiceCues.from_dict(v["cues"]) for v in self.store.turn_voices(self.person_id, turn_id)]
+        their_usual = usual(before)
+        voice = {"cues": cues.as_dict(), "departures": departures(cues, their_usual) if their_usual else {}}
+        self.store.set_turn_voice(turn_id, voice)
+        return voice
 
     def derive(self, text: str, turn_id: int, now: datetime) -> int | None:
         """The derived memory of one stored user turn: entities, edges, item version, affect. Returns the item id."""

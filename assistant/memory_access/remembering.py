@@ -84,14 +84,17 @@ class LoopMemory:
             self._work.put((turn_id, lambda: act(turn_id, now)))
         return user_text, turn_id, now
 
-    def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str) -> None:
-        """Commit what was heard of the reply, then derive memory from the turn in the background."""
+    def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str, audio=None) -> None:
+        """Commit what was heard of the reply, then, in the background, how the turn was said (from
+        its audio, where it was heard) and the memory derived from it."""
         p = self.person
         if reply_text.strip():
             self.store.add_turn(p.person_id, p.session_id, "assistant", reply_text, self.clock())
         text, turn_id, now = turn
         with self._lock:
             request = turn_id in self._request_turns
+        if audio is not None:
+            self._work.put((turn_id, lambda: self.person.hear_voice(text, turn_id, audio)))
         if not request:
             self._work.put((turn_id, lambda: self.person.derive(text, turn_id, now)))
 

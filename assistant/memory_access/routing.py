@@ -34,8 +34,9 @@ class TurnMemory(Protocol):
     def begin_turn(self, user_text: str) -> object:
         """The reply has started playing: store what the person said, now."""
 
-    def finish_turn(self, turn: object, reply_text: str) -> None:
-        """The reply is done (or was cut off): store what was heard of it, then learn from the turn."""
+    def finish_turn(self, turn: object, reply_text: str, audio: np.ndarray | None = None) -> None:
+        """The reply is done (or was cut off): store what was heard of it, then learn from the turn
+        (and from its audio, 16 kHz, how it was said)."""
 
     def flush(self) -> None:
         """Wait until what the turns so far teach is written."""

@@ -220,6 +220,10 @@ class Responder:
                                                   reason=f"failed: {type(exc).__name__}"))
         self._end(job)
 
+    def _voice_of(self, job: Job) -> np.ndarray | None:
+        """The turn's audio, for memory to hear how it was said (None: voice cues are off)."""
+        return job.audio if self.config.voice_cues else None
+
     def _end(self, job: Job) -> None:
         """Once per job, from whichever stage (or the planner's call) finds it over: what a stopped
         job leaves behind, then the loop is told and, with no job open, the time between turns used."""
@@ -235,7 +239,7 @@ class Responder:
         for event in remains.events:
             self._emit_now(event)
         if remains.spoken is not None and job.memory_turn is not None:
-            job.memory.finish_turn(job.memory_turn, remains.spoken)
+            job.memory.finish_turn(job.memory_turn, remains.spoken, self._voice_of(job))
         self.llm_gate.reply_ended()
         job.done.set()
         self.finished.put(job.job_id)
@@ -284,6 +288,6 @@ class Responder:
             job.advance(JobEvent.FINISH)  # from here on a barge-in has nothing to stop
         self.history.add(job.heard, reply)
         if job.memory_turn is not None:
-            job.memory.finish_turn(job.memory_turn, reply)
+            job.memory.finish_turn(job.memory_turn, reply, self._voice_of(job))
         self.routing.learn(job.speaker)
         self._end(job)

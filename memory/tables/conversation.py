@@ -1,7 +1,9 @@
-"""The sessions and turns tables: what was said, committed as it is said; never rewritten."""
+"""The sessions and turns tables: what was said, committed as it is said; its words never rewritten
+(how it was said is added once the writer has heard it)."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from ..db import timestamp
@@ -23,6 +25,17 @@ class ConversationTables:
         with self.transaction():
             return self.execute("INSERT INTO turns(person_id, session_id, role, text, said_at) VALUES (?, ?, ?, ?, ?)",
                               (person_id, session_id, role, text, timestamp(said_at))).lastrowid
+
+    def set_turn_voice(self, turn_id: int, voice: dict) -> None:
+        """How the turn was said (audio/voice_cues.py), once heard."""
+        with self.transaction():
+            self.execute("UPDATE turns SET voice = ? WHERE id = ?", (json.dumps(voice), turn_id))
+
+    def turn_voices(self, person_id: int, before_turn: int, limit: int = 20) -> list[dict]:
+        """How the person's last turns before this one were said, newest first."""
+        rows = self.rows("SELECT voice FROM turns WHERE person_id = ? AND id < ? AND voice IS NOT NULL "
+                         "ORDER BY id DESC LIMIT ?", (person_id, before_turn, limit))
+        return [json.loads(r[0]) for r in rows]
 
     def turns(self, person_id: int, session_id: int | None = None) -> list[dict]:
         sql = "SELECT id, session_id, role, text, said_at FROM turns WHERE person_id = ?"
