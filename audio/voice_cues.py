@@ -123,3 +123,15 @@ def departures(cues: VoiceCues, usual_cues: VoiceCues) -> dict[str, float]:
     if cues.pitch_hz and usual_cues.pitch_hz:
         found["pitch_st"] = 12 * math.log2(cues.pitch_hz / usual_cues.pitch_hz)
     return {name: round(value, 2) for name, value in found.items() if abs(value) >= CLEAR[name]}
+
+
+_SAID = {"loudness_db": ("louder", "quieter"), "rate": ("faster", "slower"), "pitch_st": ("higher", "lower"),
+         "pause_share": ("with more pauses", "with fewer pauses")}
+
+
+def describe(found: dict[str, float]) -> str:
+    """Departures in words: {"loudness_db": -8.1, "rate": -0.3} -> "quieter and slower than usual"."""
+    words = [_SAID[name][0 if value > 0 else 1] for name, value in found.items() if name in _SAID]
+    if not words:
+        return ""
+    return (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) + " than usual"

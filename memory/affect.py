@@ -49,6 +49,7 @@ class Affect:
     arousal: float
     cause: str | None
     stated: bool  # said in words, or only implied
+    heard: str = ""  # not in the words at all: how the voice suggested it ("quieter and slower than usual")
 
 
 def valence_of(label: str | None) -> float:
@@ -146,6 +147,23 @@ def detect_affect(text: str) -> Affect | None:
     label, match = found
     valence, arousal, _ = EMOTIONS[label]
     return Affect(label, valence, arousal, find_cause(text, match), match.group(0).lower() not in _IMPLIED)
+
+
+def heard_affect(departures: dict[str, float], how: str, text: str) -> Affect | None:
+    """The feeling a voice suggests where the words state none, from how it departed from the
+    person's usual (audio/voice_cues.departures; `how`: those in words): quieter, and slower or
+    lower, sounds tired; louder, and faster or higher, excited. Loudness must take part: a slower or
+    lower voice alone is as often thought as feeling. Its cause is the turn's main event."""
+    loudness = departures.get("loudness_db", 0.0)  # (only clear departures are there at all)
+    rate, pitch = departures.get("rate", 0.0), departures.get("pitch_st", 0.0)
+    if loudness < 0 and (rate < 0 or pitch < 0):
+        label = "tired"
+    elif loudness > 0 and (rate > 0 or pitch > 0):
+        label = "excited"
+    else:
+        return None
+    valence, arousal, _ = EMOTIONS[label]
+    return Affect(label, valence, arousal, main_event(text) or None, stated=False, heard=how)
 
 
 def compatibility(query_valence: float | None, memory_valence: float) -> float:

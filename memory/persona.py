@@ -38,11 +38,17 @@ def cross_nodes(affect: Affect | None, entities: list[str], turn_id: int, previo
     for entity in entities:
         old = previous.get(entity)
         evidence = tuple(dict.fromkeys([*(old["evidence"] if old else []), turn_id]))
-        confidence = min(1.0, (0.6 if affect.stated else 0.4) + 0.1 * (len(evidence) - 1))
-        who = f"{name} feels" if name else "I feel"
-        # (the cause after a colon: "because" read the same but was found less often, LoCoMo's evidence
-        # recall 57.4% → 56.0% in benchmarks/memory.py)
-        text = f"{who} {affect.label} about {entity}" + (f": {affect.cause}" if affect.cause else "")
+        # a feeling only heard in the voice counts below one the words imply
+        confidence = min(1.0, (0.6 if affect.stated else 0.3 if affect.heard else 0.4) + 0.1 * (len(evidence) - 1))
+        if affect.heard:
+            who = f"{name} sounded" if name else "I sounded"
+            text = f"{who} {affect.label} ({affect.heard}) talking about {entity}"
+        else:
+            who = f"{name} feels" if name else "I feel"
+            # (the cause after a colon: "because" read the same but was found less often, LoCoMo's evidence
+            # recall 57.4% → 56.0% in benchmarks/memory.py)
+            text = f"{who} {affect.label} about {entity}"
+        text += f": {affect.cause}" if affect.cause else ""
         out.append(Node("cross", text, affect.label, affect.valence, affect.arousal, affect.cause, evidence,
                         round(confidence, 2), entity))
     return out

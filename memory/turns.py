@@ -13,10 +13,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from audio.voice_cues import VoiceCues, departures, usual, voice_cues
+from audio.voice_cues import VoiceCues, departures, describe, usual, voice_cues
 
 from . import extract, persona
-from .affect import Affect
+from .affect import Affect, heard_affect
 from .dates import format_date
 from .errors import MemoryStoreError
 from .ranking import Result, block_results, memory_block
@@ -106,6 +106,13 @@ class PersonMemory:
         self.store.set_turn_voice(turn_id, voice)
         return voice
 
+    def _heard_affect(self, text: str, turn_id: int) -> Affect | None:
+        """The feeling how the turn was said suggests (hear_voice ran first, on the same writer)."""
+        voice = self.store.turn_voice(turn_id)
+        if not voice or not voice["departures"]:
+            return None
+        return heard_affect(voice["departures"], describe(voice["departures"]), text)
+
     def derive(self, text: str, turn_id: int, now: datetime) -> int | None:
         """The derived memory of one stored user turn: entities, edges, item version, affect. Returns the item id."""
         entities = self.store.entities(self.person_id)
@@ -131,9 +138,10 @@ class PersonMemory:
         fact_text = render(new, self.name)
         node_texts = []
         touched = [m.name for m in facts.mentions]
-        if facts.affect:
+        felt = facts.affect or self._heard_affect(text, turn_id)  # the words first; the voice where they say none
+        if felt:
             previous = {p["entity_id"]: p for p in self.store.persona(self.person_id, "cross")}
-            node_texts = persona.cross_nodes(facts.affect, touched, turn_id, None, self.name)
+            node_texts = persona.cross_nodes(felt, touched, turn_id, None, self.name)
         node_vecs = self.embedder.embed([n.text for n in node_texts]) if node_texts else []
         fact_version = {"text": fact_text, "current": new.current, "said_at": now, "happens_at": happens,
                         "emotion": new.emotion, "cause": new.cause, "provenance": [turn_id], "method": "fact"}

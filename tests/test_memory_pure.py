@@ -429,3 +429,28 @@ def test_a_written_turn_is_scored_on_emotion_cause_and_entity():
     fact = {"emotion": None, "about_any": []}
     assert writes.score(fact, nothing, FAMILIES) == {"emotion": True, "cause": None, "entity": None}
     assert writes.score(fact, writes.Written("happy", "x", ()), FAMILIES)["emotion"] is False
+
+
+def test_a_voice_quieter_and_slower_than_usual_sounds_tired_where_the_words_say_no_feeling():
+    from memory.affect import heard_affect
+
+    text = "Max and I walked along the river this morning."
+    tired = heard_affect({"loudness_db": -8.2, "rate": -0.31}, "quieter and slower than usual", text)
+    assert (tired.label, tired.stated, tired.heard) == ("tired", False, "quieter and slower than usual")
+    assert tired.cause == "Max and I walked along the river this morning"
+    assert heard_affect({"loudness_db": 7.0, "pitch_st": 2.5}, "louder and higher than usual", text).label == "excited"
+    # slower or lower alone is as often thought as feeling; quieter alone is the room or the distance
+    assert heard_affect({"rate": -0.4}, "slower than usual", text) is None
+    assert heard_affect({"loudness_db": -9.0}, "quieter than usual", text) is None
+    assert heard_affect({"loudness_db": -9.0, "rate": 0.3}, "quieter and faster than usual", text) is None
+
+
+def test_a_feeling_heard_in_the_voice_is_noted_as_heard_and_counts_below_one_in_words():
+    from memory.affect import Affect
+    from memory.persona import cross_nodes
+
+    heard = Affect("tired", -0.4, 0.1, "walked along the river", False, heard="quieter and slower than usual")
+    implied = Affect("tired", -0.4, 0.1, "walked along the river", False)
+    (node,) = cross_nodes(heard, ["Max"], 7, name="Dana")
+    assert node.text == "Dana sounded tired (quieter and slower than usual) talking about Max: walked along the river"
+    assert node.evidence == (7,) and node.confidence < cross_nodes(implied, ["Max"], 7, name="Dana")[0].confidence

@@ -98,6 +98,15 @@ def test_a_quieter_slower_turn_departs_from_the_persons_usual(speech_dir, tmp_pa
     assert tired["loudness_db"] < -CLEAR["loudness_db"] and tired["rate"] < -CLEAR["rate"], tired
 
 
+def test_departures_are_said_in_words():
+    from audio.voice_cues import describe
+
+    assert describe({"loudness_db": -8.1, "rate": -0.3}) == "quieter and slower than usual"
+    assert describe({"pitch_st": 2.4, "loudness_db": 6.5, "pause_share": 0.2}) == \
+        "higher, louder and with more pauses than usual"
+    assert describe({}) == ""
+
+
 def test_cues_keep_through_storage_and_silence_has_none():
     cues = VoiceCues(-21.25, 195.0, 11.8, 1.69, 0.0, -120.0)
     assert VoiceCues.from_dict(cues.as_dict()) == cues
@@ -131,5 +140,42 @@ def test_the_loop_keeps_how_each_turn_was_said_and_a_quieter_slower_one_stands_o
         assert len(voices) == len(clips) and all(v["cues"]["loudness_dbfs"] < 0 for v in voices), voices
         assert all(not v["departures"] for v in voices[:USUAL_AFTER]), voices  # no usual yet to depart from
         assert voices[-1]["departures"]["loudness_db"] < -CLEAR["loudness_db"], voices
+    finally:
+        store.close()
+
+
+def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(engines, test_config, tmp_path):
+    """Dana's voice (synthesized), three everyday turns and then one about her dog said 8 dB quieter and
+    30% slower (sox): her words state no feeling, and a persona node about Max says she sounded tired,
+    its evidence that turn, whose stored cues show the departure."""
+    from dataclasses import replace
+
+    from assistant.memory_access.remembering import open_memory_store, session_memory
+    from assistant.memory_access.routing import OneMemory
+    from assistant.modes.demo import user_lines
+    from assistant.modes.replay import replay_session
+
+    lines = ("I had porridge for breakfast today.", "The weather is quite mild this week.",
+             "I read two chapters of my book last night.", "My dog Max and I walked along the river this morning.")
+    said = list(user_lines(engines.tts, lines))
+    said[-1] = changed(said[-1], tmp_path, "gain", "-8", "tempo", "-s", "0.7")
+    gap = np.zeros(16_000 * 2, np.float32)
+    session = tmp_path / "session.wav"
+    sf.write(str(session), np.concatenate([part for audio in said for part in (audio, gap)]), 16_000)
+    config = replace(test_config, data_dir=str(tmp_path / "memory"), max_reply_tokens=12)
+    store = open_memory_store(config, engines)
+    try:
+        memory = session_memory(store, config, engines, "Dana")
+        result = replay_session(session, tmp_path / "out", engines, config, OneMemory(memory))
+        assert len([r for r in result.records if r.heard]) == len(lines), [r.heard for r in result.records]
+        pid = store.find_person("Dana")
+        (node,) = [n for n in store.persona(pid, "cross") if n["affect"] == "tired"]
+        last_turn, last_words = max((t["id"], t["text"]) for t in store.turns(pid) if t["role"] == "user")
+        about = next(e.name for e in store.entities(pid) if e.id == node["entity_id"])
+        assert about.lower() in last_words.lower() and "dog" in last_words.lower(), (about, last_words)
+        assert f"Dana sounded tired (quieter and slower than usual) talking about {about}" in node["text"], node
+        assert node["evidence"] == [last_turn]
+        departed = store.turn_voice(last_turn)["departures"]
+        assert departed["loudness_db"] < -CLEAR["loudness_db"] and departed["rate"] < -CLEAR["rate"], departed
     finally:
         store.close()

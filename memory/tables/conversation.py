@@ -31,6 +31,10 @@ class ConversationTables:
         with self.transaction():
             self.execute("UPDATE turns SET voice = ? WHERE id = ?", (json.dumps(voice), turn_id))
 
+    def turn_voice(self, turn_id: int) -> dict | None:
+        rows = self.rows("SELECT voice FROM turns WHERE id = ? AND voice IS NOT NULL", (turn_id,))
+        return json.loads(rows[0][0]) if rows else None
+
     def turn_voices(self, person_id: int, before_turn: int, limit: int = 20) -> list[dict]:
         """How the person's last turns before this one were said, newest first."""
         rows = self.rows("SELECT voice FROM turns WHERE person_id = ? AND id < ? AND voice IS NOT NULL "
