@@ -5,7 +5,7 @@ Importing sentence-transformers (and through it torch's model code, scikit-learn
 the model's own modules traced whole (transformer, mean pooling, normalisation, as its modules.json
 lists them), so onnxruntime gives the same vectors (within 1e-6) and nothing of it is written by
 hand. `hearth prepare` (which `make install` runs) exports it; a start that finds none exports it
-itself (about 10 s, once).
+itself (about 6 s here, once).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def run_prepare(args, config) -> int:
     """What the very first start would pay for, paid once now (measured by benchmarks/startup.py
     --first-ever: 39 s to listening with nothing prepared, of which 26 s compiling the voice
     encoder's numba code, against 10 s once it is cached), and the text embedder's ONNX graph exported
-    (about 10 s)."""
+    (about 6 s)."""
     from audio.voiceprint import VoiceEncoder
     from models import bundled
     from models.embedder import exported_graph
