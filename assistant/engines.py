@@ -44,10 +44,6 @@ class Loading(Generic[T]):
         self._engine, self._error = engine, error
         self._ready.set()
 
-    def loaded(self) -> bool:
-        """Whether using it now would not wait (ready, or failed)."""
-        return self._ready.is_set()
-
     def engine(self) -> T:
         self._ready.wait()
         if self._error is not None:
@@ -85,11 +81,6 @@ class Engines:
         if self.turn_end is not None:
             names["turn_end"] = self.turn_end.name
         return names
-
-
-def loaded(engine) -> bool:
-    """Whether an engine can be used without waiting for the background loader."""
-    return not isinstance(engine, Loading) or engine.loaded()
 
 
 def load_llm(config: Config) -> ChatModel:
@@ -181,4 +172,4 @@ def load_voice():
     return encoder
 
 
-__all__ = ["Engines", "Loading", "loaded", "load_asr", "load_engines", "load_llm", "load_turn_end", "load_vad", "ModelError"]
+__all__ = ["Engines", "Loading", "load_asr", "load_engines", "load_llm", "load_turn_end", "load_vad", "ModelError"]

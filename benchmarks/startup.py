@@ -1,7 +1,7 @@
 """Start-up, as a person meets it: from launching `hearth --no-tui` to listening, to each model
 ready, and to the first reply of a question said as soon as it listens.
 
-    .venv/bin/python benchmarks/startup.py [--runs N] [--first-ever] [--enrolled] [--clip CLIP] [--json FILE]
+    .venv/bin/python benchmarks/startup.py [--runs N] [--first-ever] [--clip CLIP] [--json FILE]
 
 Each run is a fresh process on PortAudio over a PulseAudio server with virtual devices
 (tests/soundstack.py; needs Debian's pulseaudio, pulseaudio-utils and libportaudio2, which
@@ -12,11 +12,8 @@ Warm runs keep the caches a user has after the first start (the assembled model,
 `--first-ever` adds a start with empty ones (HEARTH_CACHE_DIR and NUMBA_CACHE_DIR in a temporary
 folder), the cost of the very first start, and one after `hearth prepare` has filled them as
 `make install` does.
-A desk with no voice enrolled (a new user's) answers its first turn without the voice encoder;
-`--enrolled` adds warm starts on a desk where the speaker's voice is enrolled (from their other
-recordings), which must tell who speaks before any memory is used, and so waits for it.
 JSON: `listening_s` and `first_reply_s` (medians of the warm runs) at the top level, `models` (each
-model's median seconds to ready), `runs`, and `first_ever` and `enrolled` when asked.
+model's median seconds to ready), `runs`, and `first_ever` when asked.
 """
 
 from __future__ import annotations
@@ -44,18 +41,14 @@ READY = re.compile(r"^\s+(\w+)\s+ready in ([\d.]+) s$")
 TIMEOUT_S = 180.0
 
 
-def one_start(stack: SoundStack, clip, folder: Path, env_extra: dict, enrol: list[Path] | None = None) -> dict:
-    """Launch, wait for listening, say the clip, wait for the first audio; stop with Ctrl-C. With
-    `enrol`, the speaker's voice is enrolled first (from those recordings): a household's desk."""
+def one_start(stack: SoundStack, clip, folder: Path, env_extra: dict) -> dict:
+    """Launch, wait for listening, say the clip, wait for the first audio; stop with Ctrl-C."""
     folder.mkdir(parents=True, exist_ok=True)
     events = folder / "events.jsonl"
     config = folder / "config.toml"
     config.write_text("[assistant]\ntemperature = 0.0\n")
     env = dict(stack.env, HEARTH_CONFIG=str(config), HEARTH_DATA_DIR=str(folder / "data"), PYTHONUNBUFFERED="1",
                **env_extra)
-    if enrol:
-        subprocess.run([sys.executable, "-m", "assistant.modes.cli", "enrol", "Lin", *map(str, enrol)], cwd=ROOT,
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     lines: list[tuple[float, str]] = []
     launched = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "assistant.modes.cli", "--no-tui", "--input-device", "pulse",
@@ -98,16 +91,6 @@ def first_ever(stack: SoundStack, clip, tmp: Path) -> dict:
     return {"unprepared": unprepared, "prepare_s": prepare_s, "prepared": prepared}
 
 
-def same_speaker(clip: str) -> list[Path]:
-    """The speaker's other recordings in the shared manifest, to enrol their voice from."""
-    items = json.loads((SPEECH / "manifest.json").read_text())["items"]
-    speaker = next(i.get("speaker") for i in items if i["path"] == clip)
-    others = [SPEECH / i["path"] for i in items if speaker and i.get("speaker") == speaker and i["path"] != clip]
-    if not others:
-        raise SystemExit(f"startup: no other recording of {clip}'s speaker to enrol")
-    return others
-
-
 def _wait(found, proc: subprocess.Popen) -> float:
     deadline = time.monotonic() + TIMEOUT_S
     while (value := found()) is None:
@@ -133,8 +116,6 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="warm starts (default 3)")
     parser.add_argument("--first-ever", action="store_true", help="also one start with empty caches")
     parser.add_argument("--clip", default="asr/LJ001-0002.wav", help="what the person says, under the shared speech")
-    parser.add_argument("--enrolled", action="store_true",
-                        help="also starts on a desk where the speaker's voice is enrolled (its other recordings)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     why = missing()
@@ -154,9 +135,6 @@ def main() -> int:
                 report["runs"].append(run)
                 print(f"  run {n + 1}: listening {run['listening_s']:.1f} s, first reply {run['first_reply_s']:.1f} s",
                       file=sys.stderr)
-            if args.enrolled:
-                report["enrolled"] = {"runs": [one_start(stack, clip, tmp / f"enrolled-{n}", {}, same_speaker(args.clip))
-                                               for n in range(args.runs)]}
             if args.first_ever:
                 report["first_ever"] = first_ever(stack, clip, tmp)
         finally:
@@ -172,12 +150,6 @@ def main() -> int:
     print(f"  first reply    {report['first_reply_s']:6.1f} s")
     for name, seconds in report["models"].items():
         print(f"    {name:<10} ready in {seconds:5.1f} s")
-    if "enrolled" in report:
-        enrolled = report["enrolled"]
-        for key in ("listening_s", "first_reply_s"):
-            enrolled[key] = statistics.median(r[key] for r in enrolled["runs"])
-        print(f"  with the speaker's voice enrolled (who speaks is told before any memory is used): listening "
-              f"{enrolled['listening_s']:.1f} s, first reply {enrolled['first_reply_s']:.1f} s")
     if "first_ever" in report:
         fe = report["first_ever"]
         for label, run in (("first-ever start, nothing prepared", fe["unprepared"]),

@@ -126,34 +126,3 @@ def test_the_household_carries_a_borderline_utterance_only_within_the_speakers_s
         assert home.identify(clip[2]).person_id is None
     finally:
         store.close()
-
-
-def test_a_desk_with_no_voice_known_answers_without_waiting_for_the_voice_encoder_to_load(tmp_path):
-    """Its one person needs no voice to be told apart: a turn said while the encoder still loads is
-    theirs at once (and teaches nothing of the voice); once it has loaded, the voice is heard. A desk
-    with voiceprints would wait: it must tell who speaks before any memory is used."""
-    import threading
-    from types import SimpleNamespace
-
-    from assistant.config import Config
-    from assistant.engines import Loading
-    from assistant.memory_access.household import Household
-    from memory import open_store
-
-    still_loading = Loading("voice")
-    store = open_store(tmp_path, None)
-    try:
-        home = Household(store, Config(data_dir=str(tmp_path)), SimpleNamespace(voice=still_loading))
-        heard: dict = {}
-        turn = threading.Thread(target=lambda: heard.update(early=home.identify(np.full(32_000, 0.1, np.float32))),
-                                daemon=True)
-        turn.start()
-        turn.join(10)
-        assert "early" in heard, "the turn waited for the voice encoder to load"
-        early = heard["early"]
-        assert early.known and early.person_id is not None and early.embedding is None
-        still_loading._done(VoicesByLevel({1: DANA}))
-        later = home.identify(np.full(32_000, 0.1, dtype=np.float32))
-        assert later.person_id == early.person_id and later.embedding is not None
-    finally:
-        store.close()

@@ -26,7 +26,6 @@ from memory.speakers import SpeakerBook
 from text.questions import asks_about_themselves
 
 from assistant.config import Config
-from assistant.engines import loaded
 from assistant.memory_access.remembering import LoopMemory, person_id_for
 from assistant.memory_access.routing import Speaker
 
@@ -57,10 +56,7 @@ class Household:
         seconds = len(audio) / 16_000
         if not self.book.has_voiceprints():  # the desk's one person, whose voice may be learned from this
             pid = self._owner()
-            # who it is needs no voice here: a reply said right after launch does not wait for the voice
-            # encoder to load (about 2 s), and that one utterance teaches nothing of the voice
-            learn = heard and self.config.learn_owner_voice and loaded(encoder)
-            embedding = encoder.embed(audio) if learn else None
+            embedding = encoder.embed(audio) if heard and self.config.learn_owner_voice else None
             return Speaker(pid, {"person": self.store.person(pid)["name"], "score": 1.0}, embedding, known=True,
                            seconds=seconds)
         if not heard:
