@@ -146,8 +146,8 @@ def test_the_loop_keeps_how_each_turn_was_said_and_a_quieter_slower_one_stands_o
 
 
 def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(engines, test_config, tmp_path):
-    """Dana's voice (synthesized), three everyday turns and then one about her dog said 8 dB quieter and
-    30% slower (sox): her words state no feeling, and a persona node about Max says she sounded tired,
+    """Dana's voice (synthesized), three everyday turns and then one about her dog said 10 dB quieter and
+    40% slower (sox): her words state no feeling, and a persona node about Max says she sounded tired,
     its evidence that turn, whose stored cues show the departure."""
     from dataclasses import replace
 
@@ -159,7 +159,8 @@ def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(en
     lines = ("I had porridge for breakfast today.", "The weather is quite mild this week.",
              "I read two chapters of my book last night.", "My dog Max and I walked along the river this morning.")
     said = list(user_lines(engines.tts, lines))
-    said[-1] = changed(said[-1], tmp_path, "gain", "-8", "tempo", "-s", "0.7")
+    # markedly: Piper's own timing varies from one synthesis to the next, by more than a tenth
+    said[-1] = changed(said[-1], tmp_path, "gain", "-10", "tempo", "-s", "0.6")
     gap = np.zeros(16_000 * 2, np.float32)
     session = tmp_path / "session.wav"
     sf.write(str(session), np.concatenate([part for audio in said for part in (audio, gap)]), 16_000)
@@ -170,14 +171,17 @@ def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(en
         result = replay_session(session, tmp_path / "out", engines, config, OneMemory(memory))
         assert len([r for r in result.records if r.heard]) == len(lines), [r.heard for r in result.records]
         pid = store.find_person("Dana")
-        (node,) = [n for n in store.persona(pid, "cross") if n["affect"] == "tired"]
         last_turn, last_words = max((t["id"], t["text"]) for t in store.turns(pid) if t["role"] == "user")
+        departed = store.turn_voice(last_turn)["departures"]
+        assert departed["loudness_db"] < -CLEAR["loudness_db"] and departed["rate"] < -CLEAR["rate"], \
+            (departed, store.turn_voices(pid, before_turn=last_turn))
+        nodes = store.persona(pid, "cross")
+        assert [n["affect"] for n in nodes] == ["tired"], (last_words, nodes)
+        node = nodes[0]
         about = next(e.name for e in store.entities(pid) if e.id == node["entity_id"])
         assert about.lower() in last_words.lower() and "dog" in last_words.lower(), (about, last_words)
         heard = re.match(rf"Dana sounded tired \((.+) than usual\) talking about {re.escape(about)}\b", node["text"])
         assert heard and "quieter" in heard[1] and "slower" in heard[1], node  # (its pitch may differ too)
         assert node["evidence"] == [last_turn]
-        departed = store.turn_voice(last_turn)["departures"]
-        assert departed["loudness_db"] < -CLEAR["loudness_db"] and departed["rate"] < -CLEAR["rate"], departed
     finally:
         store.close()
