@@ -4,6 +4,7 @@ way and by about the amount changed. Skipped only where sox is missing (.ci/run 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import shutil
@@ -114,63 +115,57 @@ def test_cues_keep_through_storage_and_silence_has_none():
     assert voice_cues(np.zeros(16_000, np.float32), 3) is None
 
 
+@contextlib.contextmanager
+def one_persons_session(engines, test_config, tmp_path, name: str, turns: list[np.ndarray]):
+    """Their turns (16 kHz audio) two seconds apart, replayed through the loop into a fresh memory as
+    `name`'s one session; yields the store and their person id, each turn heard once."""
+    from dataclasses import replace
+
+    from assistant.memory_access.remembering import open_memory_store, session_memory
+    from assistant.memory_access.routing import OneMemory
+    from assistant.modes.replay import replay_session
+
+    gap = np.zeros(16_000 * 2, np.float32)
+    session = tmp_path / "session.wav"
+    sf.write(str(session), np.concatenate([part for audio in turns for part in (audio, gap)]), 16_000)
+    config = replace(test_config, data_dir=str(tmp_path / "memory"), max_reply_tokens=12)
+    store = open_memory_store(config, engines)
+    try:
+        result = replay_session(session, tmp_path / "out", engines, config,
+                                OneMemory(session_memory(store, config, engines, name)))
+        assert len([r for r in result.records if r.heard]) == len(turns), [r.heard for r in result.records]
+        yield store, store.find_person(name)
+    finally:
+        store.close()
+
+
 def test_the_loop_keeps_how_each_turn_was_said_and_a_quieter_slower_one_stands_out(engines, test_config, speech_dir,
                                                                                    tmp_path):
     """One person's real recorded turns replayed through the loop with memory: each stored turn keeps its
     cues; the last, made 8 dB quieter with sox, departs from their usual by that. (How the cues follow a
     change of rate or pitch is tested above on the same utterance: between one person's utterances they
     vary as much as 30%.)"""
-    from dataclasses import replace
-
-    from assistant.memory_access.remembering import open_memory_store, session_memory
-    from assistant.memory_access.routing import OneMemory
-    from assistant.modes.replay import replay_session
-
     clips = [read_audio_file(speech_dir / f"asr/cards-00{n}.wav") for n in (2, 3, 4, 5)]
     clips[-1] = changed(clips[-1], tmp_path, "gain", "-8")
-    gap = np.zeros(16_000 * 2, np.float32)
-    session = tmp_path / "session.wav"
-    sf.write(str(session), np.concatenate([part for clip in clips for part in (clip, gap)]), 16_000)
-    config = replace(test_config, data_dir=str(tmp_path / "memory"), max_reply_tokens=12)
-    store = open_memory_store(config, engines)
-    try:
-        memory = session_memory(store, config, engines, "Sam")
-        result = replay_session(session, tmp_path / "out", engines, config, OneMemory(memory))
-        assert len([r for r in result.records if r.heard]) == len(clips), [r.heard for r in result.records]
-        voices = store.turn_voices(store.find_person("Sam"), before_turn=10**9)[::-1]  # oldest first
+    with one_persons_session(engines, test_config, tmp_path, "Sam", clips) as (store, pid):
+        voices = store.turn_voices(pid, before_turn=10**9)[::-1]  # oldest first
         assert len(voices) == len(clips) and all(v["cues"]["loudness_dbfs"] < 0 for v in voices), voices
         assert all(not v["departures"] for v in voices[:USUAL_AFTER]), voices  # no usual yet to depart from
         assert voices[-1]["departures"]["loudness_db"] < -CLEAR["loudness_db"], voices
-    finally:
-        store.close()
 
 
 def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(engines, test_config, tmp_path):
     """Dana's voice (synthesized), three everyday turns and then one about her dog said 10 dB quieter and
     40% slower (sox): her words state no feeling, and a persona node about Max says she sounded tired,
     its evidence that turn, whose stored cues show the departure."""
-    from dataclasses import replace
-
-    from assistant.memory_access.remembering import open_memory_store, session_memory
-    from assistant.memory_access.routing import OneMemory
     from assistant.modes.demo import user_lines
-    from assistant.modes.replay import replay_session
 
     lines = ("I had porridge for breakfast today.", "The weather is quite mild this week.",
              "I read two chapters of my book last night.", "My dog Max and I walked along the river this morning.")
     said = list(user_lines(engines.tts, lines))
     # markedly: Piper's own timing varies from one synthesis to the next, by more than a tenth
     said[-1] = changed(said[-1], tmp_path, "gain", "-10", "tempo", "-s", "0.6")
-    gap = np.zeros(16_000 * 2, np.float32)
-    session = tmp_path / "session.wav"
-    sf.write(str(session), np.concatenate([part for audio in said for part in (audio, gap)]), 16_000)
-    config = replace(test_config, data_dir=str(tmp_path / "memory"), max_reply_tokens=12)
-    store = open_memory_store(config, engines)
-    try:
-        memory = session_memory(store, config, engines, "Dana")
-        result = replay_session(session, tmp_path / "out", engines, config, OneMemory(memory))
-        assert len([r for r in result.records if r.heard]) == len(lines), [r.heard for r in result.records]
-        pid = store.find_person("Dana")
+    with one_persons_session(engines, test_config, tmp_path, "Dana", said) as (store, pid):
         last_turn, last_words = max((t["id"], t["text"]) for t in store.turns(pid) if t["role"] == "user")
         departed = store.turn_voice(last_turn)["departures"]
         assert departed["loudness_db"] < -CLEAR["loudness_db"] and departed["rate"] < -CLEAR["rate"], \
@@ -183,5 +178,3 @@ def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(en
         heard = re.match(rf"Dana sounded tired \((.+) than usual\) talking about {re.escape(about)}\b", node["text"])
         assert heard and "quieter" in heard[1] and "slower" in heard[1], node  # (its pitch may differ too)
         assert node["evidence"] == [last_turn]
-    finally:
-        store.close()

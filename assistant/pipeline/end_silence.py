@@ -35,7 +35,10 @@ def words_cue(partial: str) -> str | None:
 
 def end_silence_for(partial: str, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
     """Shorter after a finished question, longer after a trailing word or an ellipsis, else the base."""
-    cue = words_cue(partial)
+    return _by_cue(words_cue(partial), base_ms, shorter_ms, longer_ms)
+
+
+def _by_cue(cue: str | None, base_ms: int, shorter_ms: int | None = None, longer_ms: int | None = None) -> int:
     if cue == "hanging":
         return longer_ms if longer_ms is not None else int(base_ms * 1.6)
     if cue == "question":
@@ -51,8 +54,8 @@ def end_silence_heard(partial: str, finished: float | None, base_ms: int, finish
     long silence whatever the model heard, a question the short one; otherwise the model decides:
     a person thinking mid-sentence ("I was thinking… maybe Lisbon") is waited for, one who has
     finished is not kept waiting."""
-    by_words = end_silence_for(partial, base_ms)
     cue = words_cue(partial)
+    by_words = _by_cue(cue, base_ms)
     if finished is None:
         return EndSilence(by_words, cue or "words")
     if cue == "hanging":
