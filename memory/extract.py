@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from text.words import split_sentences
+from wordfreq import zipf_frequency
 
 from . import lexicon as lx
 from .affect import Affect, detect_affect
@@ -59,6 +60,19 @@ _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*
 _RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|beagle|"
                           r"rescue|baby|best)\s+)*(" + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
+
+
+# A capitalised word that only starts a sentence ("Seeing you there…", "Appreciate it!") is taken for
+# a name only if English seldom uses it: at or above this Zipf frequency (wordfreq: 4.7 is about 50 per
+# million words, "appreciate", "lucky") it is an ordinary word. The few first names as common as that
+# (John, Rose) are still found mid-sentence, after "my sister", or once they are known.
+COMMON_WORD_ZIPF = 4.7
+
+
+def ordinary_word(word: str) -> bool:
+    """Whether a word starting a sentence is most likely not a name: common in English, or a verb's -ing form."""
+    low = _strip_possessive(word).lower()  # "How's" is "how"
+    return (len(low) > 5 and low.endswith("ing")) or zipf_frequency(low, "en") >= COMMON_WORD_ZIPF
 
 
 def schema_scores(text: str) -> dict[str, int]:
@@ -143,6 +157,9 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
             words.pop(0)
         while words and words[-1].lower() in lx.NOT_NAMES:
             words.pop()
+        if len(words) > 1 and cap.start() + raw.find(words[0]) in starts and not words[0].isupper() \
+                and ordinary_word(words[0]):  # "Seeing Gina there…": the name is Gina
+            words.pop(0)
         if not words:
             continue
         if re.search(r"['’](re|ll|ve|d|m|t)$", words[0].lower()):
@@ -155,7 +172,7 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
         if len(name) < 2 or name.lower() in lx.NOT_NAMES or name.lower() in mentions or name.lower() in known_spans:
             continue
         at = cap.start() + raw.find(words[0])
-        if at in starts and len(words) == 1 and not name.isupper() and name.lower() in lx.ENTITY_NOUNS:
+        if at in starts and len(words) == 1 and not name.isupper() and ordinary_word(name):
             continue
         before = text[max(0, at - 12):at].lower().split()
         noun = re.match(r"\s+(hospital|college|school|university|park|street|road|lake|beach|center|centre|club|"

@@ -77,7 +77,7 @@ PET_WORDS = {"dog", "puppy", "beagle", "labrador", "cat", "kitten", "hamster", "
 # capitalised words that are not names
 NOT_NAMES = set("""i i'm i've i'll i'd im a an the my our your his her their its we he she it they you me us them
 this that these those there here what when where why how who which whose but and or so if then because also just
-well oh hey hi hello yes yeah yep no nope ok okay sure thanks thank wow yay great good bad nice cool awesome congrats
+well oh hey hi hello yes yeah yep yup no nope ok okay sure thanks thank wow yay great good bad nice cool awesome congrats
 congratulations please sorry hmm haha lol omg anyway actually honestly really totally today yesterday tomorrow
 tonight last next this monday tuesday wednesday thursday friday saturday sunday january february march april may june
 july august september october november december is are was were be been do did does have has had can could will

@@ -107,6 +107,18 @@ def test_mentions_ignore_sentence_words_and_self():
     assert ms == []
 
 
+def test_an_ordinary_word_that_only_starts_a_sentence_is_no_name():
+    """LoCoMo's conversations filed memories under 'For', 'Seeing', 'Appreciate', 'How': every
+    capitalised word that started a sentence was taken for a name."""
+    said = "Seeing Gina there made my day. Appreciate it! How's the garden? Taking Max out later."
+    assert [m.name for m in extract.find_mentions(said, [])] == ["Gina", "Max"]
+    # a rare word starting a sentence is still a name, and a common one is a name mid-sentence
+    assert [m.name for m in extract.find_mentions("Asha called. Then I met Rose.", [])] == ["Asha", "Rose"]
+    # once known, a name is found wherever it stands
+    known = [extract.Known(3, "John", "family and friends")]
+    assert [m.known_id for m in extract.find_mentions("John is coming over.", known)] == [3]
+
+
 def test_the_assistant_greeted_by_name_is_no_entity_of_the_persons_memory():
     """Stop 41's demo filed "Hi Hearth, I'm Dana…" under an entity named Hearth, whose summary then took
     in Dana's worry about her dog."""
