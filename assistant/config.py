@@ -73,6 +73,11 @@ class Config:
     # keep how each turn was said (loudness, pitch, rate, pauses, the room: audio/voice_cues.py) beside its
     # words, worked out by the memory writer after the reply
     voice_cues: bool = True
+    # let clusters emerge from what is asked: entities the person's questions pull together coherently
+    # (memory/clusters.py) become a topic recall matches like a schema; cluster_coherence is the
+    # research's threshold α on the mean overlap of each question's answer with the group
+    clusters: bool = True
+    cluster_coherence: float = 0.4
     memory_budget_tokens: int = 200
     data_dir: str = field(default_factory=_default_data_dir)
     cache_dir: str = field(default_factory=_default_cache_dir)
@@ -94,7 +99,7 @@ SECTIONS = {
               "end_silence_unfinished_ms", "max_utterance_s", "vad_threshold",
               "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
-                  "voice_cues", "memory_budget_tokens", "data_dir", "cache_dir"),
+                  "voice_cues", "clusters", "cluster_coherence", "memory_budget_tokens", "data_dir", "cache_dir"),
 }
 _TYPES = {f.name: f.type for f in dataclasses.fields(Config)}
 
@@ -162,6 +167,8 @@ def validate(config: Config) -> None:
         raise HearthError(f"max_utterance_s must be between 1 and 300, got {config.max_utterance_s}")
     if not 0.05 <= config.vad_threshold <= 0.95:
         raise HearthError(f"vad_threshold must be between 0.05 and 0.95, got {config.vad_threshold}")
+    if not 0.0 < config.cluster_coherence <= 1.0:
+        raise HearthError(f"cluster_coherence must be above 0 and at most 1, got {config.cluster_coherence}")
     if config.partial_interval_ms < 100:
         raise HearthError(f"partial_interval_ms must be at least 100, got {config.partial_interval_ms}")
     config.echo_guard = ECHO_GUARD_ALIASES.get(config.echo_guard, config.echo_guard)

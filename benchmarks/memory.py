@@ -4,6 +4,12 @@
                                           [--json FILE] [--skip-scale]
                                           [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
                                           [--answers N] [--answer-prompt real|short|both]
+                                          [--clusters [--cluster-coherence A]]
+
+`--clusters`: LoCoMo's questions asked in order as the persons' queries, by memories with clusters
+emerging from them (memory/clusters.py) and without, in one run; evidence recall at the top 1, 3 and 5
+results and in the 200-token block, and how many clusters formed holding what share of the items.
+With `--llm` the bundled model judges each candidate cluster; without, every coherent group is promoted.
 
 LoCoMo answers (`--answers N`, default 150, 0 = off): a fixed, seeded sample of N questions, as even across
 the four categories as they allow, each answered by the bundled model at temperature 0 three ways, from
@@ -294,6 +300,34 @@ def print_answers(r: dict) -> None:
             print(f"        {way:<8} {e[way]!r}")
 
 
+def ingest_locomo(conv: dict, store: MemoryStore, llm, ingest_times: list[float]) -> tuple[dict, dict, list, datetime]:
+    """Each speaker's turns said to their own memory, session by session on the sessions' dates.
+    Returns (speaker -> person id, turn id -> dia_id, the raw turns, the day after the last session)."""
+    speakers = [conv["speaker_a"], conv["speaker_b"]]
+    people = {s: store.add_person(s) for s in speakers}
+    turn_to_dia: dict[int, str] = {}
+    raw: list[tuple[str, str]] = []
+    n = 1
+    last = None
+    while f"session_{n}" in conv:
+        start = parse_locomo_date(conv[f"session_{n}_date_time"])
+        clock = {"now": start}
+        mems = {s: PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"]) for s, pid in people.items()}
+        for turn in conv[f"session_{n}"]:
+            text = turn["text"] + (f" [shares a photo of {turn['blip_caption']}]" if turn.get("blip_caption") else "")
+            raw.append((turn["dia_id"], f"{turn['speaker']}: {text}"))
+            t0 = time.perf_counter()
+            mems[turn["speaker"]].remember(text, "")
+            ingest_times.append(time.perf_counter() - t0)
+            turn_to_dia[store.conn.execute("SELECT max(id) FROM turns").fetchone()[0]] = turn["dia_id"]
+            clock["now"] += timedelta(seconds=30)
+        for pm in mems.values():
+            pm.end_session()
+        last = clock["now"]
+        n += 1
+    return people, turn_to_dia, raw, last + timedelta(days=1)
+
+
 def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40,
                answer_keys: set | None = None) -> dict:
     """Evidence recall of our block against the raw-turn baseline (top-5 turns by similarity).
@@ -312,31 +346,7 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
         speakers = [conv["speaker_a"], conv["speaker_b"]]
         with tempfile.TemporaryDirectory() as tmp:
             store = open_store(Path(tmp), embedder)
-            people = {s: store.add_person(s) for s in speakers}
-            turn_to_dia: dict[int, str] = {}
-            raw: list[tuple[str, str]] = []
-            n = 1
-            last = None
-            while f"session_{n}" in conv:
-                start = parse_locomo_date(conv[f"session_{n}_date_time"])
-                clock = {"now": start}
-                mems = {s: PersonMemory(store, pid, llm=llm, clock=lambda: clock["now"]) for s, pid in people.items()}
-                for turn in conv[f"session_{n}"]:
-                    text = turn["text"] + (f" [shares a photo of {turn['blip_caption']}]" if turn.get("blip_caption")
-                                           else "")
-                    raw.append((turn["dia_id"], f"{turn['speaker']}: {text}"))
-                    pm = mems[turn["speaker"]]
-                    t0 = time.perf_counter()
-                    pm.remember(text, "")
-                    ingest_times.append(time.perf_counter() - t0)
-                    last_turn = store.conn.execute("SELECT max(id) FROM turns").fetchone()[0]
-                    turn_to_dia[last_turn] = turn["dia_id"]
-                    clock["now"] += timedelta(seconds=30)
-                for pm in mems.values():
-                    pm.end_session()
-                last = clock["now"]
-                n += 1
-            now = last + timedelta(days=1)
+            people, turn_to_dia, raw, now = ingest_locomo(conv, store, llm, ingest_times)
             raw_vecs = embedder.embed([t for _, t in raw])
             mems = {s: PersonMemory(store, pid, llm=None, clock=lambda: now) for s, pid in people.items()}
             for qi, qa in enumerate(sample["qa"]):
@@ -405,6 +415,74 @@ def print_locomo(label: str, r: dict) -> None:
     print(f"  ours, evidence counted from single-turn lines only (facts, not summaries): "
           f"{pct(r['ours']['overall']['single'])}")
     print(f"  ingest per turn: mean {r['ingest_ms_per_turn']['mean']:.1f} ms, p95 {r['ingest_ms_per_turn']['p95']:.1f} ms")
+
+
+CLUSTER_KS = (1, 3, 5)
+
+
+def run_clusters(path: Path, embedder, judge, alpha: float, budget: int = 200, k: int = 40) -> dict:
+    """Evidence recall with clusters against without, in one run: each conversation is said to memory
+    once, then its questions are asked in order twice, as the persons' queries, by memories without
+    clusters and by memories where clusters emerge from those very queries (memory/emergence.py, every
+    few recalls, judged by `judge`: the model, or None to promote every coherent group). Recall is
+    scored on the top K results (K = 1, 3, 5) and on the block at `budget` tokens."""
+    scores = {way: {f"k{n}": [] for n in CLUSTER_KS} | {"budget": []} for way in ("with", "without")}
+    formed, items, in_clusters, names = 0, 0, 0, []
+    ingest_times: list[float] = []
+    for sample in json.loads(path.read_text()):
+        conv = sample["conversation"]
+        speakers = [conv["speaker_a"], conv["speaker_b"]]
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(Path(tmp), embedder)
+            people, turn_to_dia, _, now = ingest_locomo(conv, store, None, ingest_times)
+            for way in ("without", "with"):
+                mems = {s: PersonMemory(store, pid, llm=judge, clock=lambda: now,
+                                        cluster_coherence=alpha if way == "with" else None)
+                        for s, pid in people.items()}
+                for qa in sample["qa"]:
+                    if qa.get("category") not in CATEGORIES or "answer" not in qa:
+                        continue
+                    q, evidence = qa["question"], set(qa["evidence"])
+                    named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", q)]
+                    per = {s: mems[s].results(q, k=k) for s in (named if len(named) == 1 else speakers)}
+                    results = sorted((r for rs in per.values() for r in rs), key=lambda r: -r.score)[:k]
+
+                    def found(rs) -> float:
+                        prov = {turn_to_dia.get(t) for r in rs for t in r.candidate.provenance}
+                        return len(evidence & prov) / len(evidence) if evidence else 1.0
+
+                    for n in CLUSTER_KS:
+                        scores[way][f"k{n}"].append(found(results[:n]))
+                    scores[way]["budget"].append(found(block_results(results, now, budget, query=q)))
+                    for s, rs in per.items():  # what each person's recall drew on, as the loop logs it
+                        mems[s].note_recall(q, block_results(rs, now, budget, query=q))
+            for s, pid in people.items():
+                active = store.clusters(pid, "active")
+                members = sorted({e for c in active for e in c.members})
+                formed += len(active)
+                names += [c.name for c in active]
+                items += store.rows("SELECT count(*) FROM items WHERE person_id = ?", (pid,))[0][0]
+                if members:
+                    marks = ",".join("?" * len(members))
+                    in_clusters += store.rows(f"SELECT count(*) FROM items WHERE person_id = ? AND entity_id IN "
+                                              f"({marks})", (pid, *members))[0][0]
+            store.close()
+    out = {key: {way: statistics.mean(scores[way][key]) for way in ("with", "without")}
+           for key in [*(f"k{n}" for n in CLUSTER_KS), "budget"]}
+    return out | {"questions": len(scores["with"]["budget"]), "formed": formed,
+                  "item_share": in_clusters / items if items else 0.0, "names": names, "coherence": alpha,
+                  "judge": getattr(judge, "name", None) or "none (every coherent group promoted)"}
+
+
+def print_clusters(r: dict) -> None:
+    print(f"\n(b3) LoCoMo dev, evidence recall with clusters against without ({r['questions']} questions asked "
+          f"in order; coherence {r['coherence']}, judge: {r['judge']})")
+    print("  budget        without    with")
+    for key in [*(f"k{n}" for n in CLUSTER_KS), "budget"]:
+        label = f"top {key[1:]}" if key != "budget" else "200 tokens"
+        print(f"  {label:<12} {pct(r[key]['without'])}  {pct(r[key]['with'])}")
+    print(f"  clusters formed: {r['formed']}, holding {pct(r['item_share'])} of the items; "
+          f"e.g. {', '.join(repr(n) for n in r['names'][:6])}")
 
 
 # -- (c) speed and scale ----------------------------------------------------------------------
@@ -520,6 +598,9 @@ def main(argv=None) -> int:
     ap.add_argument("--writes", type=Path, default=SHARED / "memory-writes" / "dev.json",
                     help="labelled turns: the emotion, cause and entity memory writes for each (benchmarks/memory_writes.py)")
     ap.add_argument("--skip-writes", action="store_true")
+    ap.add_argument("--clusters", action="store_true",
+                    help="LoCoMo evidence recall with clusters against without (judged by the model with --llm)")
+    ap.add_argument("--cluster-coherence", type=float, default=0.4)
     ap.add_argument("--examples", type=Path, help="write some LoCoMo blocks (ours and baseline) to this file")
     ap.add_argument("--answers", type=int, default=150,
                     help="answer a fixed sample of N LoCoMo questions with the model three ways (0: off)")
@@ -573,6 +654,13 @@ def main(argv=None) -> int:
             r.pop("answer_items")
             r["seconds"] = time.perf_counter() - t0
             print_locomo(f"model rewriter ({r['seconds']:.0f} s)", r)
+    if args.clusters and args.locomo.exists():
+        t0 = time.perf_counter()
+        cached = CachedEmbedder(embedder, args.embed_cache)
+        report["clusters"] = r = run_clusters(args.locomo, cached, llm, args.cluster_coherence)
+        cached.save()
+        r["seconds"] = time.perf_counter() - t0
+        print_clusters(r)
     if not args.skip_scale:
         report["scale"] = r = run_scale(embedder, [int(s) for s in args.sizes.split(",")])
         print_scale(r)

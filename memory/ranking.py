@@ -35,6 +35,7 @@ class Candidate:
     schema: str | None = None
     source: str = "pool"    # "pool" | "fallback"
     provenance: tuple[int, ...] = field(default_factory=tuple)
+    entity_id: int | None = None
 
 
 @dataclass(frozen=True)

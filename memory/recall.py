@@ -20,12 +20,14 @@ from datetime import datetime
 import numpy as np
 
 from .affect import detect_affect
+from .clusters import cue_words
 from .extract import CUE_PATTERNS, Known
 from .lexicon import ENTITY_NOUNS
 from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
+SCHEMA_MATCH = 0.6     # the match weight of an entity a schema cue or a cluster brings in
 SHORTLIST = 4          # rows per wanted result read from SQLite for the final ranking
 CACHED_QUERIES = 16    # query vectors kept from prepare() and recall()
 MAX_PERSONA = 1        # feelings in one recall: facts need the room more
@@ -42,6 +44,11 @@ def named_nouns(text: str) -> frozenset[str]:
     return frozenset(w for w in content_words(text) if w in ENTITY_NOUNS)
 
 
+def _cue_re(words: frozenset[str]) -> re.Pattern | None:
+    return re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(words)) + r")(?:s|es)?(?![\w])", re.I) \
+        if words else None
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -54,6 +61,7 @@ class Recaller:
         self._adjacent: dict[int, dict[int, str]] = {}
         self._alias: dict[str, set[int]] = {}
         self._alias_re = None
+        self._clusters: list[tuple[re.Pattern | None, frozenset[int]]] = []
         self._pool: Pool | None = None
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         # the shortlists prepare() computed for its text, reused when recall() gets the same words
@@ -77,8 +85,9 @@ class Recaller:
     def _entities(self):
         with self._lock:
             if self._known is not None:
-                return self._known, self._by_schema, self._adjacent, self._alias, self._alias_re
+                return self._known, self._by_schema, self._adjacent, self._alias, self._alias_re, self._clusters
         entities = self.store.entities(self.person_id)
+        clusters = [(_cue_re(cue_words(c.name)), c.members) for c in self.store.clusters(self.person_id, "active")]
         edges = self.store.edges(self.person_id)
         known = [Known(e.id, e.name, e.schema, tuple(e.aliases)) for e in entities]
         by_schema_raw: dict[str, list[tuple[str, int]]] = {}
@@ -101,12 +110,13 @@ class Recaller:
                                re.I) if phrases else None)
         with self._lock:
             self._known, self._by_schema, self._adjacent = known, by_schema, adjacent
-            self._alias, self._alias_re = alias, alias_re
-        return known, by_schema, adjacent, alias, alias_re
+            self._alias, self._alias_re, self._clusters = alias, alias_re, clusters
+        return known, by_schema, adjacent, alias, alias_re, clusters
 
     def match(self, text: str) -> dict[int, float]:
-        """Entity id -> match strength: 1 named in the text, 0.6 via a schema cue, 0.5/0.3 one strong/weak hop away."""
-        _, by_schema, adjacent, alias, alias_re = self._entities()
+        """Entity id -> match strength: 1 named in the text, 0.6 via a schema cue or a cluster (its name's
+        words said, or one of its members named), 0.5/0.3 one strong/weak hop away."""
+        _, by_schema, adjacent, alias, alias_re, clusters = self._entities()
         found: dict[int, float] = {}
         if alias_re is not None:
             for m in alias_re.finditer(text):
@@ -115,8 +125,12 @@ class Recaller:
         for schema, pattern in CUE_PATTERNS.items():
             if pattern.search(text):
                 for eid in by_schema.get(schema, []):
-                    found.setdefault(eid, 0.6)
+                    found.setdefault(eid, SCHEMA_MATCH)
         direct = [e for e, w in found.items() if w == 1.0]
+        for cue, members in clusters:
+            if (cue is not None and cue.search(text)) or members.intersection(direct):
+                for eid in members:
+                    found.setdefault(eid, SCHEMA_MATCH)
         hop: dict[int, str] = {}
         for eid in direct:
             for other, kind in adjacent.get(eid, {}).items():
@@ -189,7 +203,7 @@ class Recaller:
             for m in memories:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
-                                            "pool" if w > 0 else "fallback", tuple(m.provenance)))
+                                            "pool" if w > 0 else "fallback", tuple(m.provenance), m.entity_id))
         return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query))
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,

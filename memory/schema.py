@@ -140,7 +140,47 @@ _V4 = """
 ALTER TABLE turns ADD COLUMN voice TEXT;
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
+# Version 5: clusters that emerge from what is asked (memory/clusters.py). `recalls` logs which entities
+# each recall drew on; a cluster is a chain of versions like an item (a name, its members, its state:
+# active, dissolved, or rejected by the judge), so what routing used when is never lost.
+_V5 = """
+CREATE TABLE recalls (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    query TEXT NOT NULL,
+    entities TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX recalls_by_person ON recalls(person_id, id);
+CREATE TABLE clusters (
+    id INTEGER PRIMARY KEY,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    current_version INTEGER,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE INDEX clusters_by_person ON clusters(person_id);
+CREATE TABLE cluster_versions (
+    id INTEGER PRIMARY KEY,
+    cluster_id INTEGER NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    previous_id INTEGER REFERENCES cluster_versions(id),
+    name TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('active', 'dissolved', 'rejected')),
+    coherence REAL NOT NULL,
+    since_recall INTEGER NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL
+);
+CREATE INDEX cluster_versions_by_cluster ON cluster_versions(cluster_id, id);
+CREATE TABLE cluster_members (
+    version_id INTEGER NOT NULL REFERENCES cluster_versions(id) ON DELETE CASCADE,
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE
+);
+CREATE INDEX cluster_members_by_version ON cluster_members(version_id);
+CREATE INDEX cluster_members_by_entity ON cluster_members(entity_id);
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

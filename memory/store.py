@@ -3,7 +3,7 @@
 Writes happen inside `with store.transaction():` (nested blocks join the outer one); a failure rolls
 everything in the block back, so a crash mid-update leaves the previous version as it was. Each
 group of tables has one owner in memory/tables/ (people, conversation, graph, items, persona_nodes,
-vectors, and recallable for ranking's reads); MemoryStore is all of them over one connection.
+clusters, vectors, and recallable for ranking's reads); MemoryStore is all of them over one connection.
 Vectors are also kept as per-person numpy matrices, a cache derived from sqlite-vec's tables
 (memory/tables/vectors.py), so a search over 100k items costs one matrix product.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import db
 from .errors import MemoryStoreError
+from .tables.clusters import ClusterTables
 from .tables.conversation import ConversationTables
 from .tables.graph import Entity, GraphTables
 from .tables.items import ItemTables, Version
@@ -28,7 +29,7 @@ from .vectors import Matrix, day_number
 __all__ = ["ITEM", "PERSONA", "Entity", "Memory", "MemoryStore", "Version", "day_number"]
 
 
-class MemoryStore(PeopleTables, ConversationTables, GraphTables, ItemTables, PersonaTables,
+class MemoryStore(PeopleTables, ConversationTables, GraphTables, ItemTables, PersonaTables, ClusterTables,
                   RecallableRows, VectorTables):
     """Open with `MemoryStore(path)`; raises MemoryStoreError (one line) when the file is unusable."""
 

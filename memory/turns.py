@@ -17,7 +17,9 @@ from audio.voice_cues import VoiceCues, departures, describe, usual, voice_cues
 
 from . import extract, persona
 from .affect import Affect, heard_affect
+from .clusters import ALPHA
 from .dates import format_date
+from .emergence import Change, Emergence
 from .errors import MemoryStoreError
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
@@ -39,7 +41,9 @@ def open_store(data_dir: Path, embedder=None, timeout: float = 2.0) -> MemorySto
 class PersonMemory:
     def __init__(self, store: MemoryStore, person_id: int, session_id: int | None = None, llm=None,
                  clock: Callable[[], datetime] = datetime.now, embedder=None, k: int = 12,
-                 budget_tokens: int = 200) -> None:
+                 budget_tokens: int = 200, cluster_coherence: float | None = ALPHA) -> None:
+        """cluster_coherence: the coherence a group of entities needs to become a cluster (None: no
+        clusters emerge; those the store has still route)."""
         self.store, self.person_id, self.llm, self.clock = store, person_id, llm, clock
         self.embedder = embedder or store.embedder
         if self.embedder is None:
@@ -52,6 +56,9 @@ class PersonMemory:
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
         self.last_results: list[Result] = []
+        self.last_recall: tuple[str, list[Result]] | None = None  # (the words, what made the block)
+        self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
+            if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
 
     # -- critical path ------------------------------------------------------------------------
@@ -80,9 +87,19 @@ class PersonMemory:
         results = self.results(text, like=like)
         kept = block_results(results, now, self.budget_tokens, query=text)
         self.last_results = kept
+        self.last_recall = (text, kept)
         return memory_block(results, now, self.budget_tokens, query=text), [r.as_dict() for r in kept]
 
     # -- after the turn -----------------------------------------------------------------------
+
+    def note_recall(self, query: str, results: list[Result]) -> list[Change]:
+        """What a turn's recall drew on, for clusters to emerge from (memory/emergence.py); run by the writer."""
+        if self.emergence is None:
+            return []
+        changes = self.emergence.noted(query, results)
+        if changes:
+            self.recaller.invalidate()
+        return changes
 
     def remember(self, user_text: str, reply_text: str) -> None:
         now = self.clock()

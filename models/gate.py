@@ -130,14 +130,15 @@ class BackgroundChat:
         # the rewrite gives up (Preempted) and the update falls back to its deterministic form.
         self.wait_seconds = wait_seconds
 
-    def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0) -> str:
+    def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0, schema: dict | None = None) -> str:
         # the next reply's cached prompt is put back afterwards, where the model can (llama.cpp)
         with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():
             # the prompt first, a batch at a time: a long one would otherwise hold a reply up for seconds
             if not self._llm.prefill(messages, stop=lambda: self._gate.reply_waiting):
                 raise Preempted
             pieces = []
-            stream = self._llm.stream(messages, max_tokens=max_tokens, temperature=temperature)
+            stream = self._llm.stream(messages, max_tokens=max_tokens, temperature=temperature,
+                                      **({"schema": schema} if schema else {}))
             try:
                 for piece in stream:
                     if self._gate.reply_waiting:

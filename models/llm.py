@@ -24,14 +24,18 @@ class ChatModel(Protocol):
     cut_at_limit: bool
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
-        """Yield the reply's text piece by piece as it is generated. `avoid`: replies begun and thrown
+               avoid: str = "", never_open_with: tuple[str, ...] = (),
+               schema: dict | None = None) -> Generator[str, None, None]:
+        """Yield the reply's text piece by piece as it is generated. `schema`: a JSON schema the
+        answer is held to (llama.cpp's grammar; a server's response_format), for judgements the
+        memory writer reads back. `avoid`: replies begun and thrown
         away, one per line; the new one may not begin with their first tokens (where the model allows).
         `never_open_with`: openings the reply may not begin with, word for word (where the model
         allows); it may begin with their first words otherwise ("You were…" past "You're right").
         A generator: close() stops the generation."""
 
-    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str: ...
+    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0,
+                 schema: dict | None = None) -> str: ...
 
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Optional: evaluate a prompt ahead of time (a no-op where the model is remote), giving up

@@ -59,7 +59,8 @@ class LlamaCppChat:
         self._formatter = self._chat_formatter()
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
+               avoid: str = "", never_open_with: tuple[str, ...] = (),
+               schema: dict | None = None) -> Generator[str, None, None]:
         self._keep_whole_batches(messages)
         cached = self._llm.input_ids[: self._llm.n_tokens].copy()  # what the KV cache holds now
         # A reply's first token, unspaced, stands only at its start (later words carry a space), so
@@ -71,7 +72,8 @@ class LlamaCppChat:
         chunks = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
                                                   top_p=0.9, repeat_penalty=1.1, seed=self.seed, stream=True,
                                                   logits_processor=_reply_start(first, openings)
-                                                  if first or openings else None)
+                                                  if first or openings else None,
+                                                  response_format=_held_to(schema))
         self.cut_at_limit = False
         try:
             for chunk in chunks:
@@ -94,11 +96,12 @@ class LlamaCppChat:
         shared = _shared_prefix(cached, now)
         return shared, len(now) - shared
 
-    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
+    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0,
+                 schema: dict | None = None) -> str:
         self._keep_whole_batches(messages)
         try:
             out = self._llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=temperature,
-                                                   seed=self.seed)
+                                                   seed=self.seed, response_format=_held_to(schema))
         finally:
             self._free_sampler()
         return out["choices"][0]["message"]["content"] or ""
@@ -217,6 +220,11 @@ class LlamaCppChat:
         formatted = self._formatter(messages=messages)
         return np.array(self._llm.tokenize(formatted.prompt.encode("utf-8"), add_bos=not formatted.added_special,
                                            special=True), dtype=np.intc)
+
+
+def _held_to(schema: dict | None) -> dict | None:
+    """llama-cpp-python's response_format for a JSON schema (it compiles it to a grammar)."""
+    return {"type": "json_object", "schema": schema} if schema else None
 
 
 def _reply_start(first: list[int], openings: list[list[int]]):

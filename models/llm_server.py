@@ -43,11 +43,12 @@ class OpenAICompatChat:
             raise ModelError(f"language model server {self.url} unreachable: {reason}") from None
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
-               avoid: str = "", never_open_with: tuple[str, ...] = ()) -> Generator[str, None, None]:
+               avoid: str = "", never_open_with: tuple[str, ...] = (),
+               schema: dict | None = None) -> Generator[str, None, None]:
         # (`avoid` and `never_open_with` are not passed on: a server's token ids are its own, and its
         # model is seldom this small)
         body = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                "temperature": temperature, "stream": True}
+                "temperature": temperature, "stream": True, **_held_to(schema)}
         finished = False
         self.cut_at_limit = False
         with self._request(body) as response:
@@ -81,11 +82,19 @@ class OpenAICompatChat:
     def cache_kept(self) -> ContextManager[None]:
         return nullcontext()  # the server's cache is its own
 
-    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0) -> str:
-        body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature}
+    def complete(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.0,
+                 schema: dict | None = None) -> str:
+        body = {"model": self.model, "messages": messages, "max_tokens": max_tokens, "temperature": temperature,
+                **_held_to(schema)}
         with self._request(body) as response:
             try:
                 return json.loads(response.read())["choices"][0]["message"]["content"] or ""
             except TimeoutError:
                 raise ModelError(f"language model server {self.url} did not answer within {self.timeout:g} s"
                                  ) from None
+
+
+def _held_to(schema: dict | None) -> dict:
+    """A JSON schema for the answer as llama.cpp's servers take it (json_object with a schema, held to it
+    by a grammar); a server that knows only JSON mode still answers in JSON, which the caller checks."""
+    return {"response_format": {"type": "json_object", "schema": schema}} if schema else {}

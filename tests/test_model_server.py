@@ -122,6 +122,18 @@ def test_the_persons_memory_notes_reach_the_servers_prompt(model_server, engines
     assert "biscuit" in prompt.lower(), prompt
 
 
+def test_the_servers_answer_is_held_to_a_json_schema(model_server):
+    """The cluster judge's schema (memory/clusters.py) reaches the server, whose answer is in it."""
+    from memory import clusters as cl
+
+    chat = OpenAICompatChat(model_server)
+    messages = cl.judge_messages(["Asha", "Lisbon"], ["Have I booked the flights to Lisbon for Asha's wedding?"],
+                                 ["Dana's sister Asha is getting married in June."])
+    answer = chat.complete(messages, max_tokens=80, schema=cl.VERDICT_SCHEMA)
+    assert cl.read_verdict(answer) is not None, answer
+    assert list(json.loads(answer)) == list(cl.VERDICT_SCHEMA["properties"])  # in the schema's order
+
+
 def test_a_server_that_refuses_leaves_each_turn_recorded_and_the_loop_listening(speech_dir, engines, test_config,
                                                                                  tmp_path, caplog):
     config = replace(test_config, llm_endpoint=f"http://127.0.0.1:{_free_port()}/v1")  # nothing listens there

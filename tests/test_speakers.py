@@ -254,6 +254,11 @@ def orphans(store) -> dict[str, int]:
                                "ON b.id = g.b WHERE a.person_id != g.person_id OR b.person_id != g.person_id",
         "turns in another person's session": "SELECT count(*) FROM turns t JOIN sessions s ON s.id = t.session_id "
                                              "WHERE s.person_id != t.person_id",
+        "clusters of another person's entities": "SELECT count(*) FROM cluster_members m JOIN cluster_versions v "
+                                                 "ON v.id = m.version_id JOIN clusters c ON c.id = v.cluster_id "
+                                                 "JOIN entities e ON e.id = m.entity_id WHERE e.person_id != c.person_id",
+        "cluster versions without a cluster": "SELECT count(*) FROM cluster_versions WHERE cluster_id NOT IN "
+                                              "(SELECT id FROM clusters)",
     }
     found = {k: store.conn.execute(sql if sql.startswith("SELECT") else f"SELECT {sql}").fetchone()[0]
              for k, sql in q.items()}
@@ -281,6 +286,8 @@ def give_memories(store, pid: int, seed: int, shared_entity: str = "Biscuit the 
     store.add_item(pid, e2, {"text": f"other memory of {pid}", "said_at": NOW}, vec(seed + 2), NOW)
     store.upsert_persona(pid, "cross", e1, {"text": f"{pid} loves the dog"}, vec(seed + 3), NOW)
     store.upsert_persona(pid, "independent", None, {"text": f"{pid} likes walks"}, vec(seed + 4), NOW)
+    recall = store.log_recall(pid, f"what about the dog of {pid}?", [e1, e2], NOW)
+    store.add_cluster(pid, f"the dog of {pid}", frozenset({e1, e2}), "active", 0.7, recall, "judged", NOW)
     return {"item": item, "entity": e1}
 
 

@@ -192,6 +192,7 @@ def _store_with_memories(tmp_path):
     walk = store.add_entity(pid, "evening walks", "hobbies", [], now)
     store.add_item(pid, walk, {"text": "Walks by the river most evenings.", "said_at": now, "provenance": [3]},
                    vec(3), now)
+    store.add_cluster(pid, "walks with Biscuit", frozenset({dog, walk}), "active", 0.6, 1, "judged", now)
     return store
 
 
@@ -214,6 +215,9 @@ async def _memory_browser(tmp_path):
         assert isinstance(browser, MemoryBrowser) and browser.person == "Dana"
         table = browser.query_one("#items", DataTable)
         assert table.row_count == 2
+        # the cluster that emerged is shown beside each of its members' memories, and named above them
+        assert [table.get_row_at(i)[2] for i in range(2)] == ["walks with Biscuit"] * 2
+        assert "clusters: walks with Biscuit" in str(browser.query_one("#message", Static).render())
         first = browser.selected()
         versions = str(browser.query_one("#versions", Static).render())
         assert first.versions == 2 and "current" in versions and "version −1" in versions

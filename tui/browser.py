@@ -1,6 +1,7 @@
 """The memory browser (second screen, key b): one person's memory items with their versions, search, forget.
 
 Built on memory.MemoryStore's public methods: find_person, entities, items_of_entity, history,
+clusters (the topics that emerged from what the person asks, shown beside each memory of their members),
 persona, search (with the store's embedder; a plain text filter where it was opened without one) and
 forget_item.
 """
@@ -32,6 +33,7 @@ class ItemRow:
     text: str
     said_at: str
     versions: int
+    cluster: str = ""   # the active cluster the entity belongs to ("" for none)
 
 
 def person_id_of(store: MemoryStore | None, person: str | None) -> int | None:
@@ -42,11 +44,12 @@ def person_id_of(store: MemoryStore | None, person: str | None) -> int | None:
 
 def list_items(store: MemoryStore, person_id: int) -> list[ItemRow]:
     """Every current item of the person, grouped by entity (most recently touched first)."""
+    clustered = {e: c.name for c in store.clusters(person_id, "active") for e in c.members}
     rows = []
     for entity in store.entities(person_id):
         for item_id, version in store.items_of_entity(person_id, entity.id):
             rows.append(ItemRow(item_id, entity.name, entity.schema, version.text, str(version.said_at),
-                                len(store.history(item_id))))
+                                len(store.history(item_id)), clustered.get(entity.id, "")))
     return rows
 
 
@@ -61,7 +64,7 @@ def search_items(store: MemoryStore, person_id: int, rows: list[ItemRow], query:
         hits = store.search(person_id, embedder.embed_one(query), k)
         return [by_id[i] for i, _ in hits if i in by_id]
     words = query.lower().split()
-    return [r for r in rows if all(w in f"{r.entity} {r.schema} {r.text}".lower() for w in words)]
+    return [r for r in rows if all(w in f"{r.entity} {r.schema} {r.cluster} {r.text}".lower() for w in words)]
 
 
 def history_text(store: MemoryStore, item_id: int, now: datetime | None) -> Text:
@@ -139,7 +142,7 @@ class MemoryBrowser(Screen):
         table = self.query_one("#items", DataTable)
         table.border_title = f"Memories of {self.person}" if self.person else "Memories"
         self.query_one("#versions", Static).border_title = "Versions"
-        for name in ("entity", "schema", "memory", "said", "versions"):
+        for name in ("entity", "schema", "cluster", "memory", "said", "versions"):
             table.add_column(name, key=name)
         self.reload()
         table.focus()
@@ -154,7 +157,9 @@ class MemoryBrowser(Screen):
             self.message("No person identified yet: memories belong to a person, so there is nothing to show.")
         else:
             self.rows = list_items(self.store, self.person_id)
-            self.message(f"{len(self.rows)} memories · / search · d forget · escape back")
+            topics = self.store.clusters(self.person_id, "active")
+            emerged = f" · clusters: {', '.join(c.name for c in topics)}" if topics else ""
+            self.message(f"{len(self.rows)} memories{emerged} · / search · d forget · escape back")
         self.show_rows(self.rows)
 
     def show_rows(self, rows: list[ItemRow]) -> None:
@@ -163,7 +168,8 @@ class MemoryBrowser(Screen):
         table.clear()
         now = self.now()
         for r in rows:
-            table.add_row(r.entity, r.schema, r.text, when(r.said_at, now), str(r.versions), key=str(r.item_id))
+            table.add_row(r.entity, r.schema, r.cluster, r.text, when(r.said_at, now), str(r.versions),
+                          key=str(r.item_id))
         self.show_versions()
 
     def selected(self) -> ItemRow | None:

@@ -27,12 +27,13 @@ class LoopMemory:
 
     def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_gate: LlmGate | None = None,
                  clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,
-                 named: bool = True) -> None:
+                 named: bool = True, cluster_coherence: float | None = None) -> None:
         self.named = named  # False for the unnamed owner of a single-person desk
         chat = BackgroundChat(llm, llm_gate or LlmGate()) if llm is not None else None
         self.store = store
         store.load_in_background(person_id)  # ready before the first recall, which would wait for it
-        self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens)
+        self.person = PersonMemory(store, person_id, llm=chat, clock=clock, budget_tokens=budget_tokens,
+                                   cluster_coherence=cluster_coherence)
         self.clock = clock
         self._lock = threading.Lock()
         self._answered: tuple[str, Answer] | None = None  # the last utterance answered as a request of memory
@@ -82,6 +83,10 @@ class LoopMemory:
         if answer is not None and answer.act is not None:
             act = answer.act
             self._work.put((turn_id, lambda: act(turn_id, now)))
+        recalled = p.last_recall  # this turn's recall, unless a later one (the next words' partials) replaced it
+        if answer is None and recalled is not None and recalled[0].endswith(user_text.strip()) and recalled[1]:
+            query, kept = recalled
+            self._work.put((turn_id, lambda: p.note_recall(query, kept)))
         return user_text, turn_id, now
 
     def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str, audio=None) -> None:
@@ -145,4 +150,5 @@ def session_memory(store: MemoryStore | None, config: Config, engines, person: s
         return None
     return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.llm,
                       llm_gate=engines.llm_gate, clock=clock, budget_tokens=config.memory_budget_tokens,
-                      named=person is not None)
+                      named=person is not None,
+                      cluster_coherence=config.cluster_coherence if config.clusters else None)
