@@ -212,6 +212,11 @@ class EchoMonitor:
             self._left.append(levels.cleaned / levels.playing)
             self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
 
+    def relearn(self) -> None:
+        """The canceller has lost the echo: its residue is learned again, from echo it takes, before
+        a person is confirmed on it (until then the frames are not `converged`)."""
+        self._left.clear()
+
     @property
     def echo_possible(self) -> bool:
         """Something was played recently enough for its echo to be in this frame."""

@@ -16,6 +16,11 @@ from typing import Sequence
 from .echo import FrameLevels
 
 PERSON_RATIO_DB = -6.0  # the cleaned signal keeps at least a quarter of the microphone's energy
+# A frame the canceller made this much louder than the microphone holds its own echo estimate: it
+# subtracted an echo that was not there (the echo's delay jumped, as the live room's did after a
+# barge-in, 9.4 and 12.2 dB), adding Hearth's voice to the quiet. A person's voice passes through
+# it: over Hearth, in the quiet between their words, the canceller added up to 6.4 dB (echo benchmark).
+INJECTED_DB = 9.0
 RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has lately left
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
@@ -52,6 +57,13 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
         return False
     residual = sum(f.residual for f in recent)
     return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
+
+
+def canceller_added(frame: FrameLevels) -> bool:
+    """The frame came out of the canceller much louder than it went in: the canceller has lost the
+    echo (it subtracts its estimate where no echo came), and what it has lately left of the echo
+    says nothing until it is learned again."""
+    return frame.cleaned >= QUIET and _db(frame.cleaned / max(frame.mic, 1e-12)) > INJECTED_DB
 
 
 def person_run(run: int, frames: Sequence[FrameLevels], voiced: bool, echo_possible: bool) -> int:

@@ -11,7 +11,7 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import DUCK_FRAMES, PERSON_FRAMES, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio.echo_decision import DUCK_FRAMES, PERSON_FRAMES, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -82,6 +82,16 @@ def test_the_ratio_is_judged_over_the_frames_together():
     assert person_speaking(frames, echo_possible=True)
     frames = [FrameLevels(1e-3, 1e-5, 1e-2, True)] * 3 + [FrameLevels(1e-5, 1e-5, 1e-2, True)]
     assert not person_speaking(frames, echo_possible=True)
+
+
+def test_a_frame_the_canceller_made_much_louder_than_the_microphone_says_it_lost_the_echo():
+    """The live room after a barge-in: the echo's delay jumped and the canceller subtracted an echo
+    that was not there (12.2 dB louder out than in); in the quiet between a person's words over
+    Hearth it added up to 6.4 dB (echo benchmark), and their voice itself passes through."""
+    assert canceller_added(FrameLevels(2e-5, 3.3e-4, 5.6e-2, True))
+    assert not canceller_added(FrameLevels(1.65e-5, 7.16e-5, 1.55e-2, True))
+    assert not canceller_added(FrameLevels(1.9e-3, 3.9e-3, 5.6e-2, True))
+    assert not canceller_added(FrameLevels(1e-9, 1e-8, 5.6e-2, True))  # nothing there to judge
 
 
 class FakeClock:
@@ -260,18 +270,43 @@ def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
     assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
 
 
+def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_learned_again():
+    """As in the live room: Hearth's next reply after a barge-in, its echo looking like a person, and
+    then a frame the canceller made 12 dB louder than it came: no person on that canceller's word."""
+    like_a_person = FrameLevels(2.4e-3, 2.1e-3, 5.6e-2, True)
+    monitor = _Monitor(like_a_person)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    list(guard.frames([FRAME] * 4))
+    guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(4)]
+    assert "duck" in said
+    monitor.levels = FrameLevels(2e-5, 3.3e-4, 5.6e-2, True)
+    list(guard.frames([FRAME]))
+    guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)
+    assert monitor.relearned == 1
+    monitor.levels = FrameLevels(2.4e-3, 2.1e-3, 5.6e-2, converged=False)  # what the canceller leaves is unknown
+    for _ in range(PERSON_FRAMES + 5):
+        list(guard.frames([FRAME]))
+        assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] in ("", "unduck")
+    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "echo"
+
+
 class _Monitor:
     """The guard's view of the echo canceller, fixed at one frame's levels (what is being judged)."""
 
     def __init__(self, levels: FrameLevels) -> None:
         self.levels = levels
         self.echo_possible = True
+        self.relearned = 0
 
     def clean(self, frame: Frame) -> Frame:
         return frame
 
     def learn(self, voiced: bool) -> None:
         pass
+
+    def relearn(self) -> None:
+        self.relearned += 1
 
 
 FRAME = Frame(np.zeros(FRAME_SAMPLES, dtype=np.float32), 0, 0.032)

@@ -9,7 +9,9 @@ plays quieter, and once PERSON_FRAMES do the barge-in is confirmed. A voiced fra
 between starts the count again and brings the reply back as loud; a suspect that ends so is
 dropped (TurnSkipped "echo"), without a transcript or a reply. A few frames are never enough: an
 echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
-piece of the reply a sound server carried back late) looks like a person for a while.
+piece of the reply a sound server carried back late) looks like a person for a while. A frame the
+canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
+confirmed until the canceller's residue has been learned again.
 Any turn begun while echo was possible is also checked by its words once transcribed: most of
 them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
 
@@ -24,7 +26,8 @@ from collections import deque
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import ONSET_FRAMES, is_echo, person_confirmed, person_run, person_suspected
+from audio.echo_decision import (ONSET_FRAMES, canceller_added, is_echo, person_confirmed, person_run,
+                                 person_suspected)
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -91,6 +94,8 @@ class EchoGuard:
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
+            if self.echo_possible and canceller_added(self.monitor.levels):
+                self.monitor.relearn()
         if self._person_run is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._person_run = None
