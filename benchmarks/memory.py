@@ -231,6 +231,12 @@ def locomo_answer_keys(path: Path, n: int, seed: int = 0) -> set:
     return set(stratified_sample(by_cat, n, seed))
 
 
+def whose_memory(question: str, speakers: list[str]) -> list[str]:
+    """Whose memory a LoCoMo question is answered from: the one speaker it names, else both."""
+    named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", question)]
+    return named if len(named) == 1 else speakers
+
+
 def asking_speaker(question: str, speakers: list[str]) -> str:
     """Who asks a LoCoMo question: the speaker it names (the first named, if both are), else speaker_a."""
     at = {s: m.start() for s in speakers if (m := re.search(rf"\b{re.escape(s)}\b", question))}
@@ -354,10 +360,8 @@ def run_locomo(path: Path, embedder, llm, budget: int | None = None, k: int = 40
                 if cat not in CATEGORIES or "answer" not in qa:
                     continue
                 q = qa["question"]
-                named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", q)]
-                who = named if len(named) == 1 else speakers
                 results = []
-                for s in who:
+                for s in whose_memory(q, speakers):
                     results += mems[s].results(q, k=k)
                 results = sorted(results, key=lambda r: -r.score)[:k]
                 qv = embedder.embed_one(q)
@@ -443,8 +447,7 @@ def run_clusters(path: Path, embedder, judge, alpha: float, budget: int = 200, k
                     if qa.get("category") not in CATEGORIES or "answer" not in qa:
                         continue
                     q, evidence = qa["question"], set(qa["evidence"])
-                    named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", q)]
-                    per = {s: mems[s].results(q, k=k) for s in (named if len(named) == 1 else speakers)}
+                    per = {s: mems[s].results(q, k=k) for s in whose_memory(q, speakers)}
                     results = sorted((r for rs in per.values() for r in rs), key=lambda r: -r.score)[:k]
 
                     def found(rs) -> float:

@@ -32,19 +32,21 @@ class ClusterTables:
         return [Recalled(r[0], r[1], frozenset(json.loads(r[2])) & alive) for r in reversed(rows)]
 
     def clusters(self, person_id: int, state: str | None = None) -> list[Cluster]:
-        """The person's clusters as their current versions say (only those in `state`, when given)."""
-        sql = ("SELECT c.id, v.id, v.name, v.state, v.since_recall FROM clusters c "
-               "JOIN cluster_versions v ON v.id = c.current_version WHERE c.person_id = ?")
+        """The person's clusters as their current versions say (only those in `state`, when given);
+        one query, as recall reads them whenever the person's entities change."""
+        sql = ("SELECT c.id, v.name, v.state, v.since_recall, m.entity_id FROM clusters c "
+               "JOIN cluster_versions v ON v.id = c.current_version "
+               "LEFT JOIN cluster_members m ON m.version_id = v.id WHERE c.person_id = ?")
         params: tuple = (person_id,)
         if state:
             sql += " AND v.state = ?"
             params += (state,)
-        out = []
-        for cid, vid, name, st, since in self.rows(sql + " ORDER BY c.id", params):
-            members = frozenset(r[0] for r in self.rows("SELECT entity_id FROM cluster_members WHERE version_id = ?",
-                                                        (vid,)))
-            out.append(Cluster(cid, name, members, st, since))
-        return out
+        found: dict[int, tuple[str, str, int, set[int]]] = {}
+        for cid, name, st, since, entity in self.rows(sql + " ORDER BY c.id", params):
+            members = found.setdefault(cid, (name, st, since, set()))[3]
+            if entity is not None:
+                members.add(entity)
+        return [Cluster(cid, name, frozenset(members), st, since) for cid, (name, st, since, members) in found.items()]
 
     def add_cluster(self, person_id: int, name: str, members: frozenset[int], state: str, coherence: float,
                     since_recall: int, reason: str, now: datetime) -> int:
