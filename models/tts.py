@@ -63,16 +63,21 @@ class PiperSynthesizer:
         self.sample_rate = int(self._voice.config.sample_rate)
         self.name = model_path.stem
 
-    def stream(self, text: str, speed: float = 1.0) -> Iterator[np.ndarray]:
+    def stream(self, text: str, speed: float = 1.0, steady: bool = False) -> Iterator[np.ndarray]:
         """float32 mono chunks at self.sample_rate, as Piper produces them (one per sentence, and
-        one per piece of a sentence longer than MAX_PIECE_WORDS)."""
+        one per piece of a sentence longer than MAX_PIECE_WORDS).
+
+        Piper draws random noise for each sentence's prosody, so the same words come out a little
+        different every time (the same line 1-2 dB louder or softer, a word heard differently by
+        Whisper). `steady` turns the noise off: the same words always give the same samples."""
         from piper import SynthesisConfig
 
-        config = SynthesisConfig(length_scale=1.0 / speed)
+        quiet = {"noise_scale": 0.0, "noise_w_scale": 0.0} if steady else {}
+        config = SynthesisConfig(length_scale=1.0 / speed, **quiet)
         for piece in voice_pieces(text):
             for chunk in self._voice.synthesize(piece, syn_config=config):
                 yield np.asarray(chunk.audio_float_array, dtype=np.float32)
 
-    def synthesize(self, text: str, speed: float = 1.0) -> np.ndarray:
-        parts = list(self.stream(text, speed))
+    def synthesize(self, text: str, speed: float = 1.0, steady: bool = False) -> np.ndarray:
+        parts = list(self.stream(text, speed, steady))
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)

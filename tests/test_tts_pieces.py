@@ -53,3 +53,18 @@ def test_voicing_a_very_long_sentence_takes_no_more_memory_than_a_short_one():
     assert len(audio) > 15 * tts.sample_rate
     # measured here: +455 MB when the whole sentence went to Piper at once
     assert rss_mb() - before < 100
+
+
+def test_the_persons_synthesized_lines_are_the_same_samples_every_time(engines):
+    """The demo's, tests' and benchmarks' person is Piper without its random noise: a line made twice
+    (with Hearth's own noisy voice used in between) is the same audio, so what Whisper hears of it
+    does not change from run to run."""
+    import numpy as np
+
+    from assistant.modes.demo import user_lines
+
+    line = ("I quit teaching last week, I'm working at the bakery now.",)
+    first = user_lines(engines.tts, line)[0]
+    engines.tts.synthesize("Hearth's own reply, said with Piper's noise.")
+    again = user_lines(engines.tts, line)[0]
+    assert first.size > 16_000 and np.array_equal(first, again)
