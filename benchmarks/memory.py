@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from memory import MemoryStore, PersonMemory, open_store  # noqa: E402
 from memory.ranking import block_results, estimate_tokens, memory_block  # noqa: E402
 from memory.store import ITEM  # noqa: E402
+from memory.emergence import answer_set  # noqa: E402
 
 from locomo_f1 import locomo_f1  # noqa: E402  (a sibling: benchmarks/ is on the path when run as a script)
 from memory_writes import print_writes, run_writes  # noqa: E402
@@ -458,7 +459,8 @@ def run_clusters(path: Path, embedder, judge, alpha: float, budget: int = 200, k
                         scores[way][f"k{n}"].append(found(results[:n]))
                     scores[way]["budget"].append(found(block_results(results, now, budget, query=q)))
                     for s, rs in per.items():  # what each person's recall drew on, as the loop logs it
-                        mems[s].note_recall(q, block_results(rs, now, budget, query=q))
+                        kept = block_results(rs, now, budget, query=q)
+                        mems[s].note_recall(q, answer_set([r.as_dict() for r in kept]))
             for s, pid in people.items():
                 active = store.clusters(pid, "active")
                 members = sorted({e for c in active for e in c.members})

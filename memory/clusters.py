@@ -60,11 +60,6 @@ def coherence(group: frozenset[int], answers: Sequence[frozenset[int]]) -> float
     return sum(len(a & group) / len(a | group) for a in touching) / len(touching)
 
 
-def support(group: frozenset[int], answers: Sequence[frozenset[int]]) -> int:
-    """How many answer sets touch the group."""
-    return sum(1 for a in answers if a & group)
-
-
 def _grow(seed: frozenset[int], answers: Sequence[frozenset[int]], alpha: float, taken: frozenset[int],
           max_members: int, min_queries: int) -> frozenset[int]:
     """The largest group grown from seed, one entity at a time (the one keeping ρ highest), while ρ ≥ alpha.
@@ -105,11 +100,10 @@ def candidates(answers: Sequence[frozenset[int]], alpha: float = ALPHA, min_quer
         seed = frozenset((x, y))
         if coherence(seed, answers) < alpha:
             continue
+        # the seed was asked about min_queries times, so the group it grows into is too
         group = _grow(seed, answers, alpha, frozenset(used), max_members, min_queries)
-        rho = coherence(group, answers)
-        if support(group, answers) >= min_queries:
-            out.append((group, rho))
-            used |= group
+        out.append((group, coherence(group, answers)))
+        used |= group
     return out
 
 

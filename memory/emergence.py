@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Callable, Sequence
 
 from . import clusters as cl
-from .ranking import Result
 from .store import MemoryStore
 
 log = logging.getLogger(__name__)
@@ -31,9 +30,10 @@ class Change:
     coherence: float
 
 
-def answer_set(results: Sequence[Result]) -> list[int]:
-    """The entities a recall drew on: those of the memories that made the block."""
-    return sorted({r.candidate.entity_id for r in results if r.candidate.entity_id is not None})
+def answer_set(memories: Sequence[dict]) -> list[int]:
+    """The entities a recall drew on: those of the memories that made the block (Result.as_dict, as
+    recall hands them to the loop)."""
+    return sorted({m["entity_id"] for m in memories if m.get("entity_id") is not None})
 
 
 class Emergence:
@@ -44,9 +44,10 @@ class Emergence:
         self.alpha, self.every, self.window, self.min_queries = alpha, every, window, min_queries
         self._since_run = 0
 
-    def noted(self, query: str, results: Sequence[Result]) -> list[Change]:
-        """Log one recall; every `every` recalls, run emergence. Returns what changed (usually nothing)."""
-        entities = answer_set(results)
+    def noted(self, query: str, entities: Sequence[int]) -> list[Change]:
+        """Log one recall (the entities it drew on); every `every` recalls, run emergence. Returns what
+        changed (usually nothing)."""
+        entities = sorted(set(entities))
         if not entities:
             return []
         self.store.log_recall(self.person_id, query, entities, self.clock())

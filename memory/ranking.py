@@ -45,8 +45,8 @@ class Result:
 
     def as_dict(self) -> dict:
         c = self.candidate
-        return {"id": c.id, "kind": c.kind, "text": c.text, "entity": c.entity, "schema": c.schema,
-                "score": round(self.score, 4), "source": c.source, "said_at": c.said_at}
+        return {"id": c.id, "kind": c.kind, "text": c.text, "entity": c.entity, "entity_id": c.entity_id,
+                "schema": c.schema, "score": round(self.score, 4), "source": c.source, "said_at": c.said_at}
 
 
 def recency(said_at: str, now: datetime | date) -> float:

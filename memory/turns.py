@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from audio.voice_cues import VoiceCues, departures, describe, usual, voice_cues
 
@@ -55,8 +55,6 @@ class PersonMemory:
         self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
-        self.last_results: list[Result] = []
-        self.last_recall: tuple[str, list[Result]] | None = None  # (the words, what made the block)
         self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
             if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
@@ -86,17 +84,16 @@ class PersonMemory:
         now = self.clock()
         results = self.results(text, like=like)
         kept = block_results(results, now, self.budget_tokens, query=text)
-        self.last_results = kept
-        self.last_recall = (text, kept)
         return memory_block(results, now, self.budget_tokens, query=text), [r.as_dict() for r in kept]
 
     # -- after the turn -----------------------------------------------------------------------
 
-    def note_recall(self, query: str, results: list[Result]) -> list[Change]:
-        """What a turn's recall drew on, for clusters to emerge from (memory/emergence.py); run by the writer."""
+    def note_recall(self, query: str, entities: Sequence[int]) -> list[Change]:
+        """The entities an answered turn's recall drew on, for clusters to emerge from
+        (memory/emergence.py); run by the writer."""
         if self.emergence is None:
             return []
-        changes = self.emergence.noted(query, results)
+        changes = self.emergence.noted(query, entities)
         if changes:
             self.recaller.invalidate()
         return changes

@@ -11,9 +11,10 @@ import logging
 import queue
 import threading
 from datetime import datetime
-from typing import Callable
+from typing import Callable, Sequence
 
 from memory import MemoryStore, PersonMemory, open_store
+from memory.emergence import answer_set
 from models.gate import BackgroundChat, LlmGate
 
 from assistant.config import Config
@@ -68,9 +69,11 @@ class LoopMemory:
             self._answered = (text, answer) if answer is not None else None
         return answer.say if answer is not None else None
 
-    def begin_turn(self, user_text: str) -> tuple[str, int, datetime]:
+    def begin_turn(self, user_text: str, recalled: Sequence[dict] = ()) -> tuple[str, int, datetime]:
         """Commit what the person said (called when the reply starts to play); a request of memory
-        answered is acted on now, after whatever the writer has still to write."""
+        answered is acted on now, after whatever the writer has still to write. `recalled`: the
+        memories this turn's recall put in the prompt (recall's list), logged for clusters to emerge
+        from unless the turn asked about memory itself."""
         now = self.clock()
         p = self.person
         turn_id = self.store.add_turn(p.person_id, p.session_id, "user", user_text, now)
@@ -83,10 +86,9 @@ class LoopMemory:
         if answer is not None and answer.act is not None:
             act = answer.act
             self._work.put((turn_id, lambda: act(turn_id, now)))
-        recalled = p.last_recall  # this turn's recall, unless a later one (the next words' partials) replaced it
-        if answer is None and recalled is not None and recalled[0].endswith(user_text.strip()) and recalled[1]:
-            query, kept = recalled
-            self._work.put((turn_id, lambda: p.note_recall(query, kept)))
+        entities = answer_set(recalled)
+        if answer is None and entities:
+            self._work.put((turn_id, lambda: p.note_recall(user_text, entities)))
         return user_text, turn_id, now
 
     def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str, audio=None) -> None:

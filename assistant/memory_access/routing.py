@@ -6,7 +6,7 @@ are told apart (assistant/memory_access/household.py), OneMemory where every tur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, Sequence
 
 import numpy as np
 
@@ -31,8 +31,9 @@ class TurnMemory(Protocol):
         """The answer, if the person asks about or changes their memory by voice (no model); acted
         on when begin_turn commits the same words."""
 
-    def begin_turn(self, user_text: str) -> object:
-        """The reply has started playing: store what the person said, now."""
+    def begin_turn(self, user_text: str, recalled: Sequence[dict] = ()) -> object:
+        """The reply has started playing: store what the person said, now (`recalled`: the memories
+        the turn's recall returned, which made its prompt)."""
 
     def finish_turn(self, turn: object, reply_text: str, audio: np.ndarray | None = None) -> None:
         """The reply is done (or was cut off): store what was heard of it, then learn from the turn

@@ -43,6 +43,7 @@ class Job:
     first_token_reported: bool = False  # a second try (reply/guard.py) reports no second first token
     memory_turn: object = None  # the stored user turn, once the reply began to play
     memory: object = None  # the speaker's memory for this turn (None: no personal memory)
+    recalled: tuple[dict, ...] = ()  # the memories its recall put in the prompt (memory.recall's list)
     speaker: object = None  # assistant.memory_access.routing.Speaker, when voices are told apart
 
     def __post_init__(self) -> None:

@@ -50,7 +50,8 @@ class Recaller:
             block, memories = job.memory.recall(f"{context} {job.heard}")
         else:
             block, memories = recall(self._anticipation, job.turn_id, job.memory, job.heard)
-        self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=tuple(memories), started=started))
+        job.recalled = tuple(memories)
+        self._emit(job, ev.RecallDone(job.turn_id, self.clock.now(), memories=job.recalled, started=started))
         step = self.routing.dialog_step(job.heard, job.speaker)
         fixed = step.say if step is not None and step.handled else None  # the enrolment dialog answers itself
         if fixed is None and job.memory is not None:  # and so does a request of the person's memory

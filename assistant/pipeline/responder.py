@@ -187,7 +187,7 @@ class Responder:
         if job.state is JobState.RELEASED:
             job.advance(JobEvent.PLAY)
             if job.memory is not None and job.heard:  # before a reply is heard, what was said is on disk
-                job.memory_turn = job.memory.begin_turn(job.heard)
+                job.memory_turn = job.memory.begin_turn(job.heard, job.recalled)
             self.sink.start_reply(job.turn_id)
             job.underruns_before = self.sink.underruns
             self._emit_now(ev.FirstAudio(job.turn_id, self.clock.now()))
