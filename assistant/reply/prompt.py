@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass, field
 
 from memory.dates import WRITTEN_DATE_RE
-from memory.extract import ordinary_word
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
 from assistant.reply.perspective import UNNAMED, first_person
@@ -20,9 +19,9 @@ SYSTEM_PROMPT = (
 NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
 
 # A worked example of each kind of turn, between the system prompt and the history: a question the
-# notes answer (said to "you"), one they do not (admitted), one whose answer changed (the newer note
-# says what is true now), and a remark answered in Hearth's own words. A 0.5B model follows a shown
-# reply far better than a described one: on hand-made cases it stopped answering "I don't know what your dog is called" with the dog's name in its notes. The
+# notes answer (said to "you"), one they do not (admitted), and a remark answered in Hearth's own
+# words. A 0.5B model follows a shown reply far better than a described one: on hand-made cases it
+# stopped answering "I don't know what your dog is called" with the dog's name in its notes. The
 # examples are about nobody Hearth knows, and stay put, so llama.cpp keeps them cached with the
 # system prompt.
 EXAMPLES = (
@@ -30,25 +29,17 @@ EXAMPLES = (
      "Who plays the trumpet?", "Your neighbour Tom does, at night."),
     (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n\nWhat's my favourite film?",
      "I don't know, you haven't told me your favourite film yet."),
-    # Without it the 0.5B model answered "Where do I work now?" from the older of two dated notes
-    # ("You work at Hillside School." after "I'm working at my uncle's bakery now"). Its answer opens
-    # with no pronoun: "She lives in Oslo now" was copied as "She lives in Edinburgh now" to a person
-    # asking where they live.
-    (f"{NOTES_INTRO}\n5 March (two months ago):\n- My cousin Ines lives in Porto.\n2 May (two days ago):\n"
-     "- Ines moved to Oslo last month.\n\nWhere does Ines live now?",
-     "In Oslo now; she moved there from Porto."),
     ("I had a long day at work today.", "That sounds tiring. Do you want to talk about it?"),
 )
 # What the examples' person said and noted: never a reply's words (a 0.5B model now and then answered
 # "What did I do before that?" with "I had a long day at work today."). The examples' replies are the
 # pattern to follow, so they are not in it.
 EXAMPLE_WORDS = tuple(dict.fromkeys(line.removeprefix("- ") for user, _ in EXAMPLES for line in user.splitlines()
-                                    if line.strip() and not line.endswith(":")))  # not the notes' intro or a day's header
+                                    if line.strip() and line != NOTES_INTRO))
 # The words of the examples' notes: a reply that uses one nobody in the conversation said is answering
 # from the examples ("Is there anything I shouldn't eat?" was answered "You should not eat pasta.").
-# Only the less common ones: "lives", "moved" or "month" in a reply say nothing of where it came from.
 EXAMPLE_PROPS = frozenset(word for user, _ in EXAMPLES for line in user.splitlines() if line.startswith("- ")
-                          for word in content_words(line) if not ordinary_word(word))
+                          for word in content_words(line))
 
 
 @dataclass
