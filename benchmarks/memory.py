@@ -232,15 +232,20 @@ def locomo_answer_keys(path: Path, n: int, seed: int = 0) -> set:
     return set(stratified_sample(by_cat, n, seed))
 
 
+def named_speakers(question: str, speakers: list[str]) -> dict[str, int]:
+    """The speakers a LoCoMo question names, each with where it first names them."""
+    return {s: m.start() for s in speakers if (m := re.search(rf"\b{re.escape(s)}\b", question))}
+
+
 def whose_memory(question: str, speakers: list[str]) -> list[str]:
     """Whose memory a LoCoMo question is answered from: the one speaker it names, else both."""
-    named = [s for s in speakers if re.search(rf"\b{re.escape(s)}\b", question)]
+    named = list(named_speakers(question, speakers))
     return named if len(named) == 1 else speakers
 
 
 def asking_speaker(question: str, speakers: list[str]) -> str:
     """Who asks a LoCoMo question: the speaker it names (the first named, if both are), else speaker_a."""
-    at = {s: m.start() for s in speakers if (m := re.search(rf"\b{re.escape(s)}\b", question))}
+    at = named_speakers(question, speakers)
     return min(at, key=at.get) if at else speakers[0]
 
 

@@ -47,8 +47,7 @@ class Emergence:
     def noted(self, query: str, entities: Sequence[int]) -> list[Change]:
         """Log one recall (the entities it drew on); every `every` recalls, run emergence. Returns what
         changed (usually nothing)."""
-        entities = sorted(set(entities))
-        if not entities:
+        if not entities:  # log_recall keeps them sorted and distinct
             return []
         self.store.log_recall(self.person_id, query, entities, self.clock())
         self._since_run += 1
