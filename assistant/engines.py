@@ -73,11 +73,12 @@ class Engines:
     turn_end: object | None = None  # models.turn_end.TurnEndModel: whether a turn sounds finished
 
     def describe(self) -> dict[str, str]:
+        """Each engine's name; while some are still `Loading`, this waits until all are ready."""
         names = {"asr": self.asr.name, "llm": self.llm.name, "tts": self.tts.name, "vad": "silero-vad"}
         if self.embedder is not None:
             names["embedder"] = self.embedder.name
         if self.voice is not None:
-            names["voice"] = "resemblyzer"
+            names["voice"] = self.voice.name
         if self.turn_end is not None:
             names["turn_end"] = self.turn_end.name
         return names

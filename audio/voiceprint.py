@@ -181,6 +181,8 @@ def prune_order(existing: np.ndarray, cap: int = MAX_VOICEPRINTS, anchors: int =
 class VoiceEncoder:
     """resemblyzer's speaker encoder behind one method: 16 kHz mono float32 audio -> (256,) float32."""
 
+    name = "resemblyzer"
+
     def __init__(self, device: str = "cpu") -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # webrtcvad imports the deprecated pkg_resources
