@@ -138,8 +138,11 @@ def test_a_start_made_only_of_the_words_just_heard_waits_for_the_next_piece():
 def test_the_persons_words_turned_to_you_are_still_their_words():
     # heard live: the first clause was voiced, the rest of the sentence left unsaid as a copy
     heard = "Hello, I'm Priya. I've just come back from a run in the park."
-    assert rc.undecided_start("You've just come back", heard)
     assert rc.bad_start("You've just come back from a run in the park.", heard)
+    # three of their words back is already a copy: judged at once, not after the rest is generated
+    assert not rc.undecided_start("You've just come back", heard) and rc.bad_start("You've just come back", heard)
+    read = "For although the Chinese took impressions from wood blocks engraved in relief"
+    assert not rc.undecided_start("For although the Chinese took impressions", read)
     assert rc.says_back("You're training for a half marathon in May.", "I'm training for a half marathon in May.")
     # the demo, in a clean clone: "You are worried" was voiced, the rest left unsaid as a copy
     worried = "I'm a bit worried because Max has been limping on his back leg since Sunday."

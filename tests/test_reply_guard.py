@@ -148,3 +148,19 @@ def test_a_last_try_that_still_says_it_does_not_know_is_voiced():
     assert list(begun_well(make, "How old is my dog?", known="I walked my dog Max.")) == \
         ["I don't know,", "you haven't said."]
     assert len(calls) == TRIES
+
+
+def test_a_clause_that_says_their_words_back_is_begun_again_before_the_rest_is_made():
+    # read aloud, the model copied the sentence; waiting for its second piece cost 25 words' generation
+    heard = "For although the Chinese took impressions from wood blocks engraved in relief"
+    made: list[str] = []
+
+    def make(avoid: str):
+        def pieces():
+            for piece in (["For although the Chinese took impressions", "from wood blocks engraved in relief."]
+                          if not avoid else ["What a vivid passage."]):
+                made.append(piece)
+                yield piece
+        return pieces()
+    assert list(begun_well(make, heard)) == ["What a vivid passage."]
+    assert made == ["For although the Chinese took impressions", "What a vivid passage."]

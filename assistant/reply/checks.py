@@ -67,16 +67,19 @@ def says_back(piece: str, heard: str) -> bool:
 
 def undecided_start(piece: str, heard: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
-    lead-in of a word or two, or a clause with nothing of its own, only what was just said ("Before that," to "What did I do
-    before that?", "You've just come back" to "I've just come back from a run"), which the next
-    piece may turn into a copy that is then left unsaid, the clause alone."""
+    lead-in of a word or two, or a short clause with nothing of its own, only what was just said
+    ("Before that," to "What did I do before that?"), which the next piece may turn into a copy
+    that is then left unsaid, the clause alone. A clause that already says back SAYS_BACK_MIN_WORDS
+    of their words ("You've just come back" to "I've just come back from a run") is judged now
+    (bad_start): waiting for the rest of a sentence read aloud cost a whole sentence's generation."""
     if _OPENS_EITHER.match(piece):
         return True
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
     # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
     # person's words back, left unsaid, and "You know," alone voiced (heard live)
-    return unended and (len(re.findall(r"[\w']+", piece)) <= LEAD_IN_WORDS or not new_words(words, heard))
+    lead_in = len(re.findall(r"[\w']+", piece)) <= LEAD_IN_WORDS
+    return unended and (lead_in or not new_words(words, heard) and not says_back(piece, heard))
 
 
 _DENIAL = re.compile(
