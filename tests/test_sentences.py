@@ -55,9 +55,18 @@ def first_pieces(text: str) -> list[str]:
 
 
 def test_the_first_piece_may_end_at_a_comma_to_start_speaking_sooner():
-    text = "Hi Dana, it is lovely to hear from you, and Biscuit too. How was it?"
+    text = "Hi there Dana, it is lovely to hear from you, and Biscuit too. How was it?"
     got = first_pieces(text)
-    assert got == ["Hi Dana,", "it is lovely to hear from you, and Biscuit too.", "How was it?"]
+    assert got == ["Hi there Dana,", "it is lovely to hear from you, and Biscuit too.", "How was it?"]
+
+
+def test_after_a_lead_in_of_two_words_the_next_clause_is_cut_early_too():
+    # the reply is judged (reply/guard.py) once it is more than a lead-in: "You know," and then a
+    # whole sentence read back was generated before the copy could be seen
+    text = "You know, Mr. Dashwood's power to do for them is not limited to his own fortune. Yes."
+    assert first_pieces(text)[:2] == ["You know,", "Mr. Dashwood's power to do"]
+    text = "Hi Dana, it is lovely to hear from you, and Biscuit too. How was it?"
+    assert first_pieces(text) == ["Hi Dana,", "it is lovely to hear", "from you, and Biscuit too.", "How was it?"]
 
 
 def test_a_short_head_before_the_comma_waits_for_more():

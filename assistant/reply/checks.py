@@ -15,6 +15,7 @@ import re
 
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 from assistant.reply.perspective import new_words, perspective_errors
+from assistant.reply.sentences import lead_in
 from text.words import NUMBER_WORDS, as_digits
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
@@ -54,7 +55,6 @@ def has_layout(reply: str) -> bool:
 # hear that"): the next piece decides.
 _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
 SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
-LEAD_IN_WORDS = 2  # an unended first piece this short waits for the next one
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
@@ -78,8 +78,7 @@ def undecided_start(piece: str, heard: str = "") -> bool:
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
     # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
     # person's words back, left unsaid, and "You know," alone voiced (heard live)
-    lead_in = len(re.findall(r"[\w']+", piece)) <= LEAD_IN_WORDS
-    return unended and (lead_in or not new_words(words, heard) and not says_back(piece, heard))
+    return unended and (lead_in(piece) or not new_words(words, heard) and not says_back(piece, heard))
 
 
 _DENIAL = re.compile(

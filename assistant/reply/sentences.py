@@ -23,6 +23,9 @@ CONNECTIVE_MIN_WORDS = 3
 _PREPOSITIONS = {"by", "in", "with", "for", "about", "from", "on", "at", "after", "before", "into"}
 PREPOSITION_MIN_WORDS = 4
 FIRST_PIECE_MAX_WORDS = 10
+# A first piece of a word or two ("You know,", "Yes,") is only a lead-in: the clause after it is
+# cut early too, so that what it leads into can be heard (and judged, reply/guard.py) as soon.
+LEAD_IN_WORDS = 2
 # The layout of the memory notes, which a small model sometimes copies into its reply ("30 November
 # 2026 (today): - Seeing that..."): day headers and bullets are not for saying aloud.
 _NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.I)
@@ -73,6 +76,11 @@ def _pause_break(buffer: str) -> int | None:
     return None
 
 
+def lead_in(piece: str) -> bool:
+    """A piece of a word or two, which says nothing yet of what it leads into."""
+    return len(re.findall(r"[\w']+", piece)) <= LEAD_IN_WORDS
+
+
 def _ended(piece: str) -> bool:
     return piece.rstrip("\"')]")[-1:] in ".!?…"
 
@@ -114,7 +122,7 @@ def _pieces(tokens: Iterable[str], first_clause_words: int) -> Generator[str, No
             head, sep, tail = buffer.partition(", ")
             if sep and len(head.split()) >= first_clause_words and (end is None or end > len(head)):
                 yield head + ","
-                buffer, first = tail, False
+                buffer, first = tail, lead_in(head)
                 continue
             if end is not None:
                 yield buffer[:end].strip()
