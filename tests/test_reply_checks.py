@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from assistant.reply import checks as rc
 from assistant.reply import perspective as rp
+from text.questions import asks
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
 THINGS = rp.their_things(SAID)
@@ -61,7 +62,7 @@ def test_parroting():
 def test_empty_and_fallback():
     assert rc.is_empty("")
     assert rc.is_empty("  ... ")
-    assert rc.is_empty(rc.FALLBACK_REPLY)
+    assert rc.is_empty(rc.FALLBACK_REPLY) and rc.is_empty(rc.ACKNOWLEDGED_REPLY)
     assert not rc.is_empty("Pepper.")
 
 
@@ -71,6 +72,9 @@ def test_refusals():
     assert rc.is_refusal("I cannot provide personal information.")
     assert not rc.is_refusal("I'm sorry to hear the train was late.")
     assert not rc.is_refusal("I can't wait to hear how it goes!")
+    # a refusal's start, cut before "with" after the lead-in "I'm sorry," (heard in the replies benchmark)
+    assert rc.is_refusal("I'm sorry, but I can't assist") and rc.is_refusal("I'm sorry, I cannot help.")
+    assert not rc.is_refusal("I can't help thinking of Max.")
 
 
 def test_notes_layout():
@@ -198,6 +202,7 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     assert "You are right" not in asked and "You're" not in asked and "You are welcome" in asked
     for heard in ("Do you think she will settle in?", "Thanks! What should I cook tonight?"):
         assert "That's a good question" in rc.unearned_openings(heard)  # praise answers no question
+    assert "I don't know" in told and "I don't know" not in rc.unearned_openings("How old is my dog?")
 
 
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():
@@ -230,3 +235,30 @@ def test_a_reply_that_says_it_does_not_know_what_the_notes_hold_is_begun_again()
     # an answer is no denial, whatever the notes hold
     assert not rc.denies_what_is_known("Your dog is Max.", asked, notes)
     assert not rc.denies_what_is_known("I know how that feels.", asked, notes)
+
+
+def test_not_knowing_answers_only_a_question():
+    # the bundled model followed the worked example of not knowing where nothing was asked
+    told = "I have to give a speech at the wedding and I'm really nervous about it."
+    assert rc.bad_start("I don't know, you haven't told me your speech yet.", told)
+    assert rc.bad_start("I don't know,", "Just so you know, I'm allergic to peanuts. It's quite serious.")
+    # asked, with or without its question mark, not knowing may be the answer
+    assert not rc.bad_start("I don't know, you haven't told me that yet.", "What's my favourite colour?")
+    assert not rc.bad_start("I don't know,", "Tell me when my sister's wedding is")
+    assert not rc.bad_start("I'm sorry to hear that.", told)  # kind, no denial
+
+
+def test_what_asks_and_what_tells():
+    assert asks("Where does my sister live now?") and asks("is there anything I shouldn't eat")
+    assert asks("Hi, I'm Dana. What is my dog called") and asks("Remind me what I planted.")
+    assert not asks("I'm allergic to peanuts. It's quite serious.") and not asks("I wonder how it works.")
+
+
+def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():
+    # the replies benchmark: told of an allergy, the bundled model answered that there was none
+    told = "Just so you know, I'm allergic to peanuts. It's quite serious."
+    assert rc.negates("You are not allergic to peanuts.", told) and rc.bad_start("You are not allergic to peanuts.", told)
+    assert rc.negates("You don't love it.", "I'm working at the bakery now and I love it.")
+    assert not rc.negates("Peanuts are not good for you then.", told)  # something of its own
+    assert not rc.negates("You're not allergic to anything else?", told)
+    assert not rc.negates("So you are not going.", "I'm not going to the party.")  # the "not" is theirs

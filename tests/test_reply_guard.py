@@ -164,3 +164,23 @@ def test_a_clause_that_says_their_words_back_is_begun_again_before_the_rest_is_m
         return pieces()
     assert list(begun_well(make, heard)) == ["What a vivid passage."]
     assert made == ["For although the Chinese took impressions", "What a vivid passage."]
+
+
+def test_an_apology_whose_next_clause_refuses_is_begun_again():
+    heard = "Just so you know, I'm allergic to peanuts. It's quite serious."
+    make, calls, _ = scripted(["I'm sorry,", "but I can't assist", "with that."], ["Thanks for telling me,", "I'll remember."])
+    assert list(begun_well(make, heard)) == ["Thanks for telling me,", "I'll remember."]
+
+
+def test_a_lead_in_does_not_make_their_words_its_own():
+    # the replies benchmark: "You know," made "Max is a bit worried" look like something of its own
+    heard = "I'm a bit worried because Max has been limping on his back leg since Sunday."
+    make, calls, _ = scripted(["You know,", "Max is a bit worried"], ["Oh no, poor Max.", "Has he seen a vet?"])
+    assert list(begun_well(make, heard)) == ["Oh no, poor Max.", "Has he seen a vet?"]
+
+
+def test_a_last_try_that_only_says_their_words_back_is_not_voiced():
+    heard = "Good morning, it's raining again here."
+    make, calls, _ = scripted(["Good morning,", "it's raining again here."], ["You know,", "it's raining again here."],
+                              ["It's raining again here."])
+    assert list(begun_well(make, heard)) == [] and len(calls) == TRIES

@@ -14,7 +14,7 @@ from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
 from assistant.pipeline.lifecycle import JobState
-from assistant.reply.checks import NOT_TOLD_REPLY
+from assistant.reply.checks import ACKNOWLEDGED_REPLY, NOT_TOLD_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
@@ -269,6 +269,16 @@ def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was
     r.sink.heard_all()
     r.responder.wait(1, timeout=5)
     assert [e.text for e in r.seen(ev.SentenceReady)] == [NOT_TOLD_REPLY]
+
+
+def test_something_told_that_every_try_only_says_back_is_acknowledged(run):
+    r = run("It's raining again here.", chat=GatedChat(*["It's raining again here."] * 3))
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    assert [e.text for e in r.seen(ev.SentenceReady)] == [ACKNOWLEDGED_REPLY]
 
 
 def test_their_own_name_given_to_one_of_theirs_is_left_unsaid(run):

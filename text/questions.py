@@ -1,5 +1,6 @@
 """What an utterance asks, read from its words alone. Pure: shared by who-is-speaking (a stranger is
-told they have not met) and the reply (only what the person said can answer it)."""
+told they have not met) and the reply (only what the person said can answer it; "I don't know"
+answers only a question)."""
 
 from __future__ import annotations
 
@@ -14,3 +15,16 @@ def asks_about_themselves(text: str) -> bool:
     """Whether an utterance asks what Hearth remembers of the speaker ("What was I worried about?",
     "What is my dog called?", "Do you remember me?"): a stranger is told they have not met."""
     return bool(_ABOUT_THEMSELVES.search(" ".join(text.replace("\u2019", "'").split())))
+
+
+# A question without its mark (Whisper leaves one off now and then): it opens as one, or asks to be told.
+_ASKS = re.compile(r"^\W*(?:what|who|whom|whose|where|when|which|why|how|is|are|am|was|were|do|does|did|can|could|"
+                   r"will|would|should|shall|have|has|had)\b|\b(?:tell me|remind me|do you know|any idea)\b", re.I)
+
+
+def asks(text: str) -> bool:
+    """Whether an utterance asks anything ("Where does Ines live?", "Tell me a joke"), as opposed to
+    telling ("I'm allergic to peanuts."): any of its sentences ends in a question mark or opens as
+    a question."""
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.replace("\u2019", "'").split()))
+    return any(s.rstrip().endswith("?") or _ASKS.search(s) for s in sentences if s.strip())

@@ -19,13 +19,13 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
+from assistant.reply.checks import ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import repaired, their_name_for_another
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
-from text.questions import asks_about_themselves
+from text.questions import asks, asks_about_themselves
 
 
 class Generator:
@@ -47,7 +47,7 @@ class Generator:
         about_them = asks_about_themselves(job.heard)  # only what they said can answer it
         # the model said nothing worth saying: say so rather than leave the person waiting
         if fixed is None and not self._generated(job, recalled.block, about_them):
-            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY
+            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY if asks(job.heard) else ACKNOWLEDGED_REPLY
         if fixed is not None:
             self._first_token(job)
             self._said(job, fixed)

@@ -16,13 +16,16 @@ import re
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 from assistant.reply.perspective import new_words, perspective_errors
 from assistant.reply.sentences import lead_in
+from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
+ACKNOWLEDGED_REPLY = "I see, thanks for telling me."  # told something, and every try said it back
 
 _REFUSAL = re.compile(
-    r"\b(?:can(?:no|')t|could(?:n't| not)|unable to|not able to|won't)\s+(?:assist|help)\s+with\s+(?:that|this)"
+    # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
+    r"\b(?:can(?:no|')t|could(?:n't| not)|unable to|not able to|won't)\s+(?:assist|help)(?:\s+with\s+(?:that|this)|\W*$)"
     r"|\bas an ai\b|\bi'm (?:just )?an ai\b|\bi am (?:just )?an ai\b"
     r"|\b(?:can(?:no|')t|could(?:n't| not))\s+(?:provide|share|access)\s+(?:personal|that|this|any)", re.I)
 _BULLET_LINE = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+\S")
@@ -38,8 +41,8 @@ def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
 
 
 def is_empty(reply: str) -> bool:
-    """Nothing said, or only the fallback said when the model produced nothing."""
-    return not word_set(reply) or reply.strip() == FALLBACK_REPLY
+    """Nothing said, or only a fixed line said when the model produced nothing worth saying."""
+    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY)
 
 
 def is_refusal(reply: str) -> bool:
@@ -63,6 +66,18 @@ def says_back(piece: str, heard: str) -> bool:
     just come back from a run in the park" to "I've just come back from a run in the park")."""
     words = content_words(piece)
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
+
+
+def negates(piece: str, heard: str) -> bool:
+    """The person's own words said back with a "not" they did not say ("You are not allergic to
+    peanuts." to "I'm allergic to peanuts."): what they just told is contradicted."""
+    if not _NEGATION.search(piece) or _NEGATION.search(heard):
+        return False
+    words = word_set(_NEGATION.sub(" ", piece))
+    return len(content_words(piece)) >= 2 and not new_words(words, heard)
 
 
 def undecided_start(piece: str, heard: str = "") -> bool:
@@ -131,7 +146,7 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
 def unearned_openings(heard: str) -> tuple[str, ...]:
     """Stock openings a small model reaches for whatever was said, and that answer something the
     person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
-    right" to no opinion (to "I'm worried, Max is limping"). The model is kept from them from its
+    right" to no opinion (to "I'm worried, Max is limping"), "I don't know" to no question. The model is kept from them from its
     first token (models.llm_local), which costs no second try."""
     thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
     # praise of the question answers none of it ("That's a good question!", and nothing after it)
@@ -140,6 +155,9 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     openings += [] if thanked else ["You are welcome", "You are very welcome"]
     openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
                                   "That is right", "Exactly"]
+    # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
+    # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
+    openings += [] if asks(heard) else ["I don't know", "I do not know", "I'm not sure", "I am not sure"]
     # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
     # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
     return tuple(openings + ([] if thanked or asked else ["You're"]))
@@ -149,11 +167,14 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
     person's own words back (nothing of its own, or their first words after the subject, whoever
-    it is now), by saying it does not know what `known` (the notes, what was said before) speaks
-    of, or as an earlier reply began (a small model copies its last answer into the next)."""
-    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard):
+    it is now, or with a "not" they did not say), by saying it does not know what `known` (the notes, what was said before) speaks
+    of or when nothing was asked ("I don't know, you haven't told me your speech yet." to "I have
+    to give a speech…": the worked example of not knowing, followed where it does not belong), or
+    as an earlier reply began (a small model copies its last answer into the next)."""
+    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
+            or negates(start, heard):
         return True
-    if denies_what_is_known(start, heard, known):
+    if denies_what_is_known(start, heard, known) or denies(start) and not asks(heard):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:

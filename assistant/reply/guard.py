@@ -1,5 +1,5 @@
 """What of a reply is voiced: a bad start is begun again, a later sentence that only says the
-person's words back (or an earlier reply's) is left unsaid.
+person's words back (or an earlier reply's) is left unsaid, and so is a last try that only does.
 
 A small model sometimes opens with a refusal ("I'm sorry, but I can't assist with that"), with the
 person's words back, or by narrating its notes. The first piece (a clause of a few words) shows it;
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable, Generator, Iterator
 
 from assistant.reply.checks import bad_start, parrots, undecided_start
+from assistant.reply.sentences import lead_in
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
 TRIES = 3  # the reply as first begun, and two more; the last is voiced unless it would be a fragment
@@ -41,12 +42,15 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         start = " ".join(head)
         # a piece that own_words would leave unsaid leaves the rest alone: a fragment ("Before that,")
         unsaid = unfounded(start) or len(list(own_words(iter(head), heard, earlier, unfounded))) < len(head)
-        if not head or not (unsaid or bad_start(start, heard, earlier, known)):
+        # a lead-in's words are not the reply's own: "You know, Max is a bit worried" says their words back
+        led = " ".join(head[1:]) if len(head) > 1 and lead_in(head[0]) else ""
+        bad = bad_start(start, heard, earlier, known) or bool(led) and bad_start(led, heard, earlier, known)
+        if not head or not (unsaid or bad):
             yield from head
             yield from pieces
             return
-        if attempt == TRIES - 1:  # the last try is voiced whatever it is, but for what would be left unsaid
-            if not unsaid:
+        if attempt == TRIES - 1:  # the last try is voiced, but for what would be left unsaid or only copies
+            if not (unsaid or copies(start, heard, earlier)):
                 yield from head
                 yield from pieces
             pieces.close()
