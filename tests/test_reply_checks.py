@@ -57,6 +57,10 @@ def test_parroting():
     assert rc.parrots("The train was cancelled again this morning, and I was late for work.", heard)
     assert not rc.parrots("Oh no, that sounds stressful. Did your boss mind?", heard)
     assert not rc.parrots("Yes.", "Yes.")  # too short to be a parrot: an answer
+    # an answer in the question's words is no parrot; the question said back is
+    asked = "What was I worried about last time?"
+    assert not rc.parrots("Last time, I felt worried about Biscuit", asked)
+    assert rc.parrots("What was I worried about last time?", asked)
 
 
 def test_empty_and_fallback():
@@ -252,6 +256,7 @@ def test_what_asks_and_what_tells():
     assert asks("Where does my sister live now?") and asks("is there anything I shouldn't eat")
     assert asks("Hi, I'm Dana. What is my dog called") and asks("Remind me what I planted.")
     assert not asks("I'm allergic to peanuts. It's quite serious.") and not asks("I wonder how it works.")
+    assert not asks("What a day I've had.")
 
 
 def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():

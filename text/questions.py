@@ -18,7 +18,7 @@ def asks_about_themselves(text: str) -> bool:
 
 
 # A question without its mark (Whisper leaves one off now and then): it opens as one, or asks to be told.
-_ASKS = re.compile(r"^\W*(?:what|who|whom|whose|where|when|which|why|how|is|are|am|was|were|do|does|did|can|could|"
+_ASKS = re.compile(r"^\W*(?:what(?!\s+an?\b)|who|whom|whose|where|when|which|why|how|is|are|am|was|were|do|does|did|can|could|"
                    r"will|would|should|shall|have|has|had)\b|\b(?:tell me|remind me|do you know|any idea)\b", re.I)
 
 

@@ -33,9 +33,13 @@ NOTES_WORDS = re.compile(r"what you remember about|\bnotes?\b:|\bearlier:|\bnow:
 
 
 def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
-    """Most of the reply's words are the words just heard (a reply that says nothing of its own)."""
+    """Most of the reply's words are the words just heard (a reply that says nothing of its own).
+    An answer in the question's words is none: "Last time, you felt worried about Biscuit" to
+    "What was I worried about last time?" has a word of its own."""
     said = word_set(reply)
     if not said or not word_set(heard):
+        return False
+    if "?" in heard and new_words(content_words(reply), heard):  # (its mark: "How lovely, …" asks nothing)
         return False
     return repeats(reply, [word_set(heard)], share) and len(said) >= 3
 
