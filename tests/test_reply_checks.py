@@ -250,6 +250,7 @@ def test_not_knowing_answers_only_a_question():
     assert not rc.bad_start("I don't know, you haven't told me that yet.", "What's my favourite colour?")
     assert not rc.bad_start("I don't know,", "Tell me when my sister's wedding is")
     assert not rc.bad_start("I'm sorry to hear that.", told)  # kind, no denial
+    assert not rc.bad_start("You know, I'm not sure what you mean", "4 queen of clothes")  # asks what was meant
 
 
 def test_what_asks_and_what_tells():

@@ -100,15 +100,22 @@ def undecided_start(piece: str, heard: str = "") -> bool:
     return unended and (lead_in(piece) or not new_words(words, heard) and not says_back(piece, heard))
 
 
-_DENIAL = re.compile(
-    r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b|\bi'm not sure\b|\bi am not sure\b"
+_NOT_TOLD = re.compile(
+    r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b"
     r"|\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b"
     r"|\bi (?:don't|do not) have (?:any |that )?(?:information|record|note)", re.I)
+_UNSURE = re.compile(r"\bi'm not sure\b|\bi am not sure\b", re.I)
 
 
 def denies(piece: str) -> bool:
-    """The piece says it does not know ("I don't know", "you haven't told me…")."""
-    return bool(_DENIAL.search(piece))
+    """The piece says it does not know ("I don't know", "you haven't told me…", "I'm not sure")."""
+    return bool(_NOT_TOLD.search(piece) or _UNSURE.search(piece))
+
+
+def not_told(piece: str) -> bool:
+    """The piece says it was never told ("I don't know", "I don't have any information"), which
+    answers only a question; "I'm not sure what you mean" may answer anything."""
+    return bool(_NOT_TOLD.search(piece))
 
 
 def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
@@ -161,7 +168,7 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
                                   "That is right", "Exactly"]
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
-    openings += [] if asks(heard) else ["I don't know", "I do not know", "I'm not sure", "I am not sure"]
+    openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
     # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
     # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
     return tuple(openings + ([] if thanked or asked else ["You're"]))
@@ -178,7 +185,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or negates(start, heard):
         return True
-    if denies_what_is_known(start, heard, known) or denies(start) and not asks(heard):
+    if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:
