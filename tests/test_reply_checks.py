@@ -268,3 +268,15 @@ def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():
     assert not rc.negates("Peanuts are not good for you then.", told)  # something of its own
     assert not rc.negates("You're not allergic to anything else?", told)
     assert not rc.negates("So you are not going.", "I'm not going to the party.")  # the "not" is theirs
+
+
+def test_a_note_read_out_to_something_told_is_begun_again():
+    # heard through the loop: told of a driving test, the bundled model read out the note of the turn before
+    told = "I got my driving licence this morning!"
+    known = "2 March 2026 (today):\n- Dana's grandad passed away on Tuesday (24 February 2026)."
+    assert rc.recites("Your grandad passed away on 24 February 2026.", told, known)
+    assert rc.bad_start("Your grandad passed away", told, [], known)
+    assert not rc.recites("Your grandad passed away on 24 February 2026.", "When did my grandad die?", known)  # asked
+    assert not rc.recites("Well done on your driving licence!", told, known)  # about what they just said
+    assert not rc.recites("Your grandad would be proud.", told, known)  # a word of its own
+    assert not rc.recites("Your grandad?", told, known)  # too few words to be a note

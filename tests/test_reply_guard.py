@@ -184,3 +184,13 @@ def test_a_last_try_that_only_says_their_words_back_is_not_voiced():
     make, calls, _ = scripted(["Good morning,", "it's raining again here."], ["You know,", "it's raining again here."],
                               ["It's raining again here."])
     assert list(begun_well(make, heard)) == [] and len(calls) == TRIES
+
+
+def test_a_last_try_that_reads_out_a_note_to_something_told_is_not_voiced():
+    heard = "I'm thinking of learning the piano this year."
+    known = "- The train was cancelled again and Dana was late for work."
+    note = ["The train was cancelled again", "and you were late for work."]
+    make, calls, _ = scripted(note, ["You are thinking of learning the piano this year."], note)
+    assert list(begun_well(make, heard, known=known)) == [] and len(calls) == TRIES
+    make, calls, _ = scripted(note, ["How exciting,", "what made you choose the piano?"])
+    assert list(begun_well(make, heard, known=known)) == ["How exciting,", "what made you choose the piano?"]

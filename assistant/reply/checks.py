@@ -84,6 +84,16 @@ def negates(piece: str, heard: str) -> bool:
     return len(content_words(piece)) >= 2 and not new_words(words, heard)
 
 
+def recites(piece: str, heard: str, known: str) -> bool:
+    """To something the person told rather than asked, a piece made only of what they told before
+    (`known`: the notes, their earlier turns) and nothing of what they just said: a note read out in
+    place of a reply ("Your grandad passed away on 24 February." to "I got my driving licence this
+    morning!")."""
+    words = content_words(piece)
+    return (len(words) >= SAYS_BACK_MIN_WORDS and not asks(heard) and new_words(words, heard) == words
+            and not new_words(words, known))
+
+
 def undecided_start(piece: str, heard: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
     lead-in of a word or two, or a short clause with nothing of its own, only what was just said
@@ -178,14 +188,16 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
     person's own words back (nothing of its own, or their first words after the subject, whoever
-    it is now, or with a "not" they did not say), by saying it does not know what `known` (the notes, what was said before) speaks
+    it is now, or with a "not" they did not say), by reading out a note to something they told
+    (`recites`), by saying it does not know what `known` (the notes, what was said before) speaks
     of or when nothing was asked ("I don't know, you haven't told me your speech yet." to "I have
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
     as an earlier reply began (a small model copies its last answer into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or negates(start, heard):
         return True
-    if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard):
+    if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
+            or recites(start, heard, known):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:

@@ -2,17 +2,18 @@
 person's words back (or an earlier reply's) is left unsaid, and so is a last try that only does.
 
 A small model sometimes opens with a refusal ("I'm sorry, but I can't assist with that"), with the
-person's words back, or by narrating its notes. The first piece (a clause of a few words) shows it;
-the reply is then made again with its first token banned, from a prompt the model has cached, so
-another try costs about one first token. Replies that begin well pass through untouched. After the
-start, it copies whole sentences (what was just said, its own last reply): those are dropped.
+person's words back, by narrating its notes, or (told something) by reading one out. The first
+piece (a clause of a few words) shows it; the reply is then made again with its first token
+banned, from a prompt the model has cached, so another try costs about one first token. Replies
+that begin well pass through untouched. After the start, it copies whole sentences (what was just
+said, its own last reply): those are dropped.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, parrots, undecided_start
+from assistant.reply.checks import bad_start, parrots, recites, undecided_start
 from assistant.reply.sentences import lead_in
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
@@ -50,7 +51,7 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             yield from pieces
             return
         if attempt == TRIES - 1:  # the last try is voiced, but for what would be left unsaid or only copies
-            if not (unsaid or copies(start, heard, earlier)):
+            if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)):
                 yield from head
                 yield from pieces
             pieces.close()
