@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memory.affect import detect_affect
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 from assistant.reply.perspective import new_words, perspective_errors
 from assistant.reply.sentences import lead_in
@@ -167,8 +168,9 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
 def unearned_openings(heard: str) -> tuple[str, ...]:
     """Stock openings a small model reaches for whatever was said, and that answer something the
     person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
-    right" to no opinion (to "I'm worried, Max is limping"), "I don't know" to no question. The model is kept from them from its
-    first token (models.llm_local), which costs no second try."""
+    right" to no opinion (to "I'm worried, Max is limping"), "I don't know" to no question, "That's
+    normal" to a worry. The model is kept from them from its first token (models.llm_local), which
+    costs no second try."""
     thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
     # praise of the question answers none of it ("That's a good question!", and nothing after it)
     openings: list[str] = ["That's a good question", "That is a good question", "Good question", "Great question",
@@ -179,6 +181,10 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
+    # a worry or a sorrow told is not waved away ("That's normal. It's important to be patient" to
+    # "I'm a bit worried, Max has been limping")
+    felt = detect_affect(heard)
+    openings += ["That's normal", "That is normal", "It's normal", "It is normal"] if felt and felt.valence < 0 else []
     # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
     # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
     return tuple(openings + ([] if thanked or asked else ["You're"]))
