@@ -283,3 +283,20 @@ def test_a_note_read_out_to_something_told_is_begun_again():
     assert not rc.recites("Well done on your driving licence!", told, known)  # about what they just said
     assert not rc.recites("Your grandad would be proud.", told, known)  # a word of its own
     assert not rc.recites("Your grandad?", told, known)  # too few words to be a note
+
+
+def test_a_short_reply_said_again_whole_is_begun_again():
+    # heard live on a second day: "You are Dana." to a greeting, and again to a worry
+    worry = "I'm a bit worried because Max has been limping on his back leg since Sunday."
+    assert rc.bad_start("You are Dana.", worry, ["You are Dana."])
+    assert not rc.bad_start("You are Dana.", worry, ["You are Dana, and Max is your dog."])  # not the whole of it
+    assert not rc.bad_start("Oh no.", worry, ["That sounds great!"])
+
+
+def test_the_persons_names_come_from_what_they_said_and_what_they_told_before():
+    from assistant.reply.perspective import own_names
+
+    notes = "4 December 2026 (yesterday):\n- I'm Dana. I just got back from a long walk with my dog Max."
+    assert own_names(None, ["What is my dog called?"], notes) == {"Dana"}  # a desk whose one person has no name
+    assert own_names("Sam", ["Hi, I'm Sam."], "") == {"Sam"}
+    assert own_names(None, ["I'm tired."], "- I'm a bit worried about Max.") == set()

@@ -194,3 +194,11 @@ def test_a_last_try_that_reads_out_a_note_to_something_told_is_not_voiced():
     assert list(begun_well(make, heard, known=known)) == [] and len(calls) == TRIES
     make, calls, _ = scripted(note, ["How exciting,", "what made you choose the piano?"])
     assert list(begun_well(make, heard, known=known)) == ["How exciting,", "what made you choose the piano?"]
+
+
+def test_a_stock_opening_after_a_lead_in_is_begun_again():
+    # heard live: kept from the first token, "it's normal" came after "You know,"
+    heard = "I'm a bit worried, because Max has been limping on his back leg since Sunday."
+    make, calls, _ = scripted(["You know,", "it's normal to feel a bit worried."], ["Oh no,", "has Max seen a vet?"])
+    assert list(begun_well(make, heard)) == ["Oh no,", "has Max seen a vet?"]
+    assert calls[1] == "You know, it's normal to feel a bit worried."

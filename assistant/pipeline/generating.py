@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from memory.enrolment import enrolment_intent
-
 from assistant import events as ev
 from assistant.clock import Clock
 from assistant.config import Config
@@ -21,7 +19,7 @@ from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.perspective import repaired, their_name_for_another
+from assistant.reply.perspective import own_names, repaired, their_name_for_another
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -72,13 +70,12 @@ class Generator:
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
 
-        # the person's name, known or given this session ("Hi, I'm Sam" before any enrolment)
-        own_names = {n for n in (name, *map(enrolment_intent, said)) if n}
+        names = own_names(name, said, notes)
 
         def unfounded(piece: str) -> bool:
             """The examples' notes, a number nobody said, or the person's own name given to one of theirs."""
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
-                    or any(their_name_for_another(piece, own) for own in own_names))
+                    or any(their_name_for_another(piece, own) for own in names))
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question

@@ -165,6 +165,23 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
                              r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
 
 
+# A worry or a sorrow told is not waved away ("That's normal. It's important to be patient" to "I'm a
+# bit worried, Max has been limping").
+DISMISSALS = ("That's normal", "That is normal", "It's normal", "It is normal")
+
+
+def told_of_trouble(heard: str) -> bool:
+    """Their words state a feeling that is not good (memory.affect's lexicon)."""
+    felt = detect_affect(heard)
+    return bool(felt and felt.valence < 0)
+
+
+def waves_away(start: str, heard: str) -> bool:
+    """A trouble told answered with a dismissal. Kept from a reply's first token (unearned_openings),
+    one still comes after a lead-in: "You know, it's normal to feel a bit worried" (heard live)."""
+    return any(start.lower().startswith(d.lower()) for d in DISMISSALS) and told_of_trouble(heard)
+
+
 def unearned_openings(heard: str) -> tuple[str, ...]:
     """Stock openings a small model reaches for whatever was said, and that answer something the
     person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
@@ -181,10 +198,7 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
-    # a worry or a sorrow told is not waved away ("That's normal. It's important to be patient" to
-    # "I'm a bit worried, Max has been limping")
-    felt = detect_affect(heard)
-    openings += ["That's normal", "That is normal", "It's normal", "It is normal"] if felt and felt.valence < 0 else []
+    openings += list(DISMISSALS) if told_of_trouble(heard) else []
     # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
     # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
     return tuple(openings + ([] if thanked or asked else ["You're"]))
@@ -198,14 +212,20 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     (`recites`), by saying it does not know what `known` (the notes, what was said before) speaks
     of or when nothing was asked ("I don't know, you haven't told me your speech yet." to "I have
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
-    as an earlier reply began (a small model copies its last answer into the next)."""
+    as an earlier reply began, or as the whole of a short one (a small model copies its last answer
+    into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
+    if waves_away(start, heard):
+        return True
     said = re.findall(r"[a-z0-9']+", start.lower())
+    # a short reply said again whole ("You are Dana." to a greeting, then to a worry)
+    if len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier):
+        return True
     if len(said) < 4:
         return False
     # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…")

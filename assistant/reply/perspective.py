@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from memory.enrolment import enrolment_intent
 from memory.extract import PLACEHOLDER_NAMES
 from memory.ranking import word_set
 
@@ -104,6 +105,14 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
         found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
     return found
+
+
+def own_names(name: str | None, said: list[str], notes: str) -> set[str]:
+    """The person's names: the one they are known by, one given this session ("Hi, I'm Sam" before
+    any enrolment), or one given in what they told before (a note "I'm Dana.", for a desk whose one
+    person is known by no name)."""
+    told = [*said, *(line.removeprefix("- ") for line in notes.splitlines())]
+    return {n for n in (name, *map(enrolment_intent, told)) if n}
 
 
 def their_name_for_another(reply: str, person: str) -> list[str]:
