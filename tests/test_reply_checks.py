@@ -300,3 +300,11 @@ def test_the_persons_names_come_from_what_they_said_and_what_they_told_before():
     assert own_names(None, ["What is my dog called?"], notes) == {"Dana"}  # a desk whose one person has no name
     assert own_names("Sam", ["Hi, I'm Sam."], "") == {"Sam"}
     assert own_names(None, ["I'm tired."], "- I'm a bit worried about Max.") == set()
+
+
+def test_a_note_read_out_that_shares_words_with_what_was_told_is_still_a_note():
+    # heard live on a second day
+    told = "Sam had a great week at school, she loves her new teacher."
+    known = "- My daughter Sam started at a new school this week."
+    assert rc.recites("Your daughter Sam started at a new school this week.", told, known)
+    assert not rc.recites("Sam loves her new teacher already!", told, known)  # what is new in what they told
