@@ -308,3 +308,12 @@ def test_a_note_read_out_that_shares_words_with_what_was_told_is_still_a_note():
     known = "- My daughter Sam started at a new school this week."
     assert rc.recites("Your daughter Sam started at a new school this week.", told, known)
     assert not rc.recites("Sam loves her new teacher already!", told, known)  # what is new in what they told
+
+
+def test_their_name_told_back_to_a_greeting_is_begun_again():
+    greeting = "Hi Hearth, I'm Dana. I just got back from a long walk with my dog Max."
+    assert rc.tells_them_back("You are Dana.", greeting) and rc.bad_start("You are Dana.", greeting)
+    assert rc.tells_them_back("You're Priya again.", "Hi, it's Priya again.")
+    assert not rc.tells_them_back("Welcome back, Dana!", greeting)
+    assert not rc.tells_them_back("You are allergic to peanuts.", "Am I allergic to peanuts?")  # the answer
+    assert not rc.tells_them_back("You are a good friend to Max.", greeting)

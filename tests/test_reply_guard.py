@@ -202,3 +202,9 @@ def test_a_stock_opening_after_a_lead_in_is_begun_again():
     make, calls, _ = scripted(["You know,", "it's normal to feel a bit worried."], ["Oh no,", "has Max seen a vet?"])
     assert list(begun_well(make, heard)) == ["Oh no,", "has Max seen a vet?"]
     assert calls[1] == "You know, it's normal to feel a bit worried."
+
+
+def test_a_last_try_that_says_an_earlier_reply_again_is_not_voiced():
+    heard = "I'm a bit worried, because Max has been limping on his back leg since Sunday."
+    make, calls, _ = scripted(*[["Hi, Dana."]] * TRIES)
+    assert list(begun_well(make, heard, ["Hi, Dana."])) == [] and len(calls) == TRIES

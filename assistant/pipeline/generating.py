@@ -73,9 +73,11 @@ class Generator:
         names = own_names(name, said, notes)
 
         def unfounded(piece: str) -> bool:
-            """The examples' notes, a number nobody said, or the person's own name given to one of theirs."""
+            """The examples' notes, a number nobody said, or the person's own name given to one of theirs
+            (judged as it would be voiced: "My dog is Dana." is said "Your dog is Dana.")."""
+            voiced = repaired(spoken_form(piece), name or "", said, notes)
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
-                    or any(their_name_for_another(piece, own) for own in names))
+                    or any(their_name_for_another(voiced, own) for own in names))
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question

@@ -73,6 +73,18 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
+_YOU_ARE = re.compile(r"^\W*(?:you are|you're)\b", re.I)
+
+
+def tells_them_back(piece: str, heard: str) -> bool:
+    """Told something, "You are …" with only their own words: fewer than says_back needs, but no
+    reply ("You are Dana." to "Hi Hearth, I'm Dana. I just got back from a walk", "You are Priya
+    again." to "Hi, it's Priya again", both heard live). Asked "Am I…?", it is the answer."""
+    opening = _YOU_ARE.match(piece)
+    words = content_words(piece[opening.end():]) if opening else set()
+    return bool(words) and not new_words(words, heard) and not asks(heard)
+
+
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
 
 
@@ -204,6 +216,13 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     return tuple(openings + ([] if thanked or asked else ["You're"]))
 
 
+def said_again(start: str, earlier: list[str]) -> bool:
+    """A reply of two words or more said again whole: "You are Dana." to a greeting, then to a worry;
+    "Hi, Dana." twice (heard live)."""
+    said = re.findall(r"[a-z0-9']+", start.lower())
+    return len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier)
+
+
 def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
@@ -215,17 +234,16 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next)."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
-            or negates(start, heard):
+            or tells_them_back(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
     if waves_away(start, heard):
         return True
-    said = re.findall(r"[a-z0-9']+", start.lower())
-    # a short reply said again whole ("You are Dana." to a greeting, then to a worry)
-    if len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier):
+    if said_again(start, earlier):
         return True
+    said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:
         return False
     # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, parrots, recites, undecided_start
+from assistant.reply.checks import bad_start, parrots, recites, said_again, undecided_start
 from assistant.reply.sentences import lead_in
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
@@ -50,8 +50,11 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             yield from head
             yield from pieces
             return
-        if attempt == TRIES - 1:  # the last try is voiced, but for what would be left unsaid or only copies
-            if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)):
+        # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out or
+        # says an earlier reply again
+        if attempt == TRIES - 1:
+            if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
+                    or said_again(start, earlier)):
                 yield from head
                 yield from pieces
             pieces.close()
