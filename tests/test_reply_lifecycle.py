@@ -281,10 +281,12 @@ def test_something_told_that_every_try_only_says_back_is_acknowledged(run):
     assert [e.text for e in r.seen(ev.SentenceReady)] == [ACKNOWLEDGED_REPLY]
 
 
-def test_their_own_name_given_to_one_of_theirs_is_left_unsaid(run):
+@pytest.mark.parametrize("answer", ["Your daughter is named Sam.",
+                                    "My daughter is named Sam."])  # heard live: voiced "Your daughter…"
+def test_their_own_name_given_to_one_of_theirs_is_left_unsaid(run, answer):
     # "Hi, I'm Sam." told, unenrolled; asked the daughter's name, the model gives the one name it has
     r = run("Hi, I'm Sam. My daughter started at a new school.", "What is my daughter called?",
-            chat=GatedChat("That's lovely news.", *["Your daughter is named Sam."] * 3))  # every try of the second
+            chat=GatedChat("That's lovely news.", *[answer] * 3))  # every try of the second
     r.chat.open()
     for job in (1, 2):
         r.responder.start(job, job, UTTERANCE, speculative=False)
@@ -298,16 +300,3 @@ def test_carried_words_are_joined_to_the_partials_of_what_follows():
     carry = CarriedUtterance()
     assert carry.joined("he might") == "he might"
     assert np.array_equal(carry.before(UTTERANCE), UTTERANCE)
-
-
-def test_their_own_name_given_to_one_of_theirs_in_hearths_words_is_left_unsaid(run):
-    # heard live: "My dog is Dana." is voiced "Your dog is Dana." (the dog is theirs)
-    r = run("Hi, I'm Sam. My daughter started at a new school.", "What is my daughter called?",
-            chat=GatedChat("That's lovely news.", *["My daughter is named Sam."] * 3))
-    r.chat.open()
-    for job in (1, 2):
-        r.responder.start(job, job, UTTERANCE, speculative=False)
-        r.until(lambda: r.sink.finishing.is_set())
-        r.sink.heard_all()
-        r.responder.wait(job, timeout=5)
-    assert [e.text for e in r.seen(ev.SentenceReady)] == ["That's lovely news.", NOT_TOLD_REPLY]

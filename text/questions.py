@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from text.words import split_sentences
+
 # What only the person's own memories could answer: what they said or did, their things, who they are.
 _ABOUT_THEMSELVES = re.compile(r"\b(?:remember|remind me|told you|(?:did|have|had|was|were|am) i\b|who i am)"
                                r"|^\W*(?:what|who|where|when|which|how old|how many)\b[^?.!]*\bmy\b", re.I)
@@ -26,5 +28,5 @@ def asks(text: str) -> bool:
     """Whether an utterance asks anything ("Where does Ines live?", "Tell me a joke"), as opposed to
     telling ("I'm allergic to peanuts."): any of its sentences ends in a question mark or opens as
     a question."""
-    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.replace("\u2019", "'").split()))
-    return any(s.rstrip().endswith("?") or _ASKS.search(s) for s in sentences if s.strip())
+    sentences = split_sentences(" ".join(text.replace("\u2019", "'").split()))
+    return any(s.endswith("?") or _ASKS.search(s) for s in sentences)
