@@ -8,7 +8,7 @@ from memory import open_store
 
 
 def test_a_fact_from_the_first_session_is_used_in_the_second(engines, test_config, tmp_path):
-    results = run_demo(engines, test_config, tmp_path)
+    results = run_demo(engines, test_config, tmp_path, replies_in_real_time=False)  # Dana still talks in real time
     assert [len(r.answered) for r in results] == [len(lines) for lines in SESSIONS]
 
     second = results[1].answered

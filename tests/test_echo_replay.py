@@ -32,8 +32,8 @@ def test_the_reply_heard_back_at_minus_10_db_makes_no_turn_and_stops_nothing(spe
                          gain=room_kit.Room.level_gain(-10.0, room_kit.active_rms(question), voice_rms))
     sink = room_kit.RoomSink(tmp_path, room)
     config = replace(test_config, echo_guard="speakers")
-    engines = replace(engines, llm=ScriptedChat("That is a kind thing to say about anyone. Tell me more about "
-                                                "Mister Quilter and the middle classes, I would like to hear it."))
+    engines = replace(engines, llm=ScriptedChat("That is a kind thing to say, and I would like to hear more "
+                                                "about Mister Quilter."))
     loop = TurnLoop(engines, sink, ev.EventBus(), MonotonicClock(), config)
     said: list = []
 

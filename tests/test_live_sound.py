@@ -4,7 +4,7 @@ A PulseAudio server with virtual devices (tests/soundstack.py): Hearth plays int
 a loopback carries what it plays back into the microphone, quieter and later, as a desk's speakers
 do; the person's real recorded voice is written into the same microphone in real time. Hearth runs
 as a user runs it, a separate process with its own (temporary) data folder and config file, and
-writes its events with --events. The person asks three questions, each answered at length, its
+writes its events with --events. The person asks three questions, each answered in two sentences, its
 echo in the microphone. Checked in the suite: every question is heard and answered exactly once,
 each answer plays at the speaker to its end, no turn is made from Hearth's own voice and nothing
 stops the playback. Run when asked (HEARTH_LIVE_SOUND=1), the person also speaks over the third
@@ -47,7 +47,7 @@ BARGE_IN = "asr/librivox-ss01-0930.wav"
 ECHO_VOLUMES = tuple(os.environ.get("HEARTH_LIVE_ECHO_VOLUMES", "35%").split(","))
 ECHO_LATENCY_MS = 40
 MAX_WER = 0.5  # Whisper tiny.en through the room; a transcript of Hearth's own words would not match
-SETTLE_S = 2.5  # no event for this long after a reply: the turn is over
+SETTLE_S = 1.5  # no event for this long after a reply: the turn is over
 TURN_TIMEOUT_S = 40.0
 BARGE_STOP_S = 1.0  # from the person's first sample into the pipe to the playback_stopped event
 SILENT_DBFS = -50.0
@@ -307,25 +307,29 @@ def _turn_table(events: list[dict], said: list[Utterance]) -> str:
     return "\n".join(lines)
 
 
-# Every reply is the same few sentences, from a scripted model server on a loopback port
-# (tests/fakes.py): the test is of what Hearth hears while it talks, and needs replies long enough to
-# echo and to be talked over whatever the bundled model would answer (it often answers in two words).
-# Everything else, VAD, Whisper, memory, Piper, PortAudio and the sound server, is real.
-# Each reply its own words: Hearth leaves out a sentence it has said before, and every reply must be
-# long enough to echo in the room for seconds and be talked over.
-REPLIES = ("That is an interesting thought, and I am glad you shared it with me. People have said many things "
-           "about it over the years. Tell me what you think of it yourself.",
-           "Modern times have changed a great deal for everyone. Some of the old ways were better, and some were "
-           "worse. Which of them would you keep, if you could choose?",
-           "A gospel for the middle classes sounds like a grand promise. Many writers made promises of that kind "
-           "in those years. I wonder how many of them were kept in the end.",
-           "Amiable is a lovely word that we hardly hear any more. It means friendly and pleasant to be around. "
-           "Who is the most amiable person you know?")
+# Every reply is scripted, from a server on a loopback port (tests/fakes.py): the test is of what
+# Hearth hears while it talks, and needs replies long enough to echo in the room for seconds whatever
+# the bundled model would answer (it often answers in two words). Everything else, VAD, Whisper,
+# memory, Piper, PortAudio and the sound server, is real. Each reply has its own words: Hearth leaves
+# out a sentence it has said before.
+REPLIES = ("That is an interesting thought, and I am glad you shared it. Tell me what you think of it yourself.",
+           "Modern times have changed a great deal for everyone. Which of the old ways would you keep?",
+           "A gospel for the middle classes sounds like a grand promise. I wonder how many were kept.",
+           "Amiable is a lovely word that we hardly hear any more. Who is the most amiable person you know?")
+# Talked over, a reply must still be playing seconds after it began: the barge-in's replies are longer.
+LONG_REPLIES = ("That is an interesting thought, and I am glad you shared it with me. People have said many things "
+                "about it over the years. Tell me what you think of it yourself.",
+                "Modern times have changed a great deal for everyone. Some of the old ways were better, and some were "
+                "worse. Which of them would you keep, if you could choose?",
+                "A gospel for the middle classes sounds like a grand promise. Many writers made promises of that kind "
+                "in those years. I wonder how many of them were kept in the end.",
+                "Amiable is a lovely word that we hardly hear any more. It means friendly and pleasant to be around. "
+                "Who is the most amiable person you know?")
 
 
 @pytest.fixture
-def scripted_model():
-    server = ScriptedServer(*REPLIES)
+def scripted_model(request):
+    server = ScriptedServer(*getattr(request, "param", REPLIES))
     yield server
     server.close()
 
@@ -438,6 +442,7 @@ def test_live_questions_are_heard_and_answered_aloud_once_each_never_from_its_ow
 # reject good work, so it runs when asked: HEARTH_LIVE_SOUND=1.
 @pytest.mark.skipif(os.environ.get("HEARTH_LIVE_SOUND") != "1",
                     reason="a barge-in is now and then heard late (issue 21): HEARTH_LIVE_SOUND=1 runs it")
+@pytest.mark.parametrize("scripted_model", [LONG_REPLIES], indirect=True)
 def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path, scripted_model):
     events, said, speaker, report = _live_run(sound_stack, speech_dir, tmp_path, scripted_model, barge_in=True)
     questions, barge = said[:-1], said[-1]
@@ -479,6 +484,8 @@ def _unplug_microphone(stack: SoundStack) -> int:
     return ended
 
 
+# The microphone's loss is the test here, not the echo: short replies.
+@pytest.mark.parametrize("scripted_model", [("Yes, I heard you.", "I heard that too.")], indirect=True)
 def test_a_microphone_unplugged_mid_run_is_reported_and_heard_again_when_back(sound_stack, speech_dir, tmp_path,
                                                                              scripted_model):
     """The sound server ends Hearth's microphone stream between two questions: Hearth says so on its

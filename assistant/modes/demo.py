@@ -99,8 +99,10 @@ def fresh_demo_config(config: Config, out_dir: Path) -> Config:
     return replace(config, data_dir=str(memory_dir))
 
 
-def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResult]:
-    """One conversation per session, each a new one with Dana's memory carried between them."""
+def run_demo(engines: Engines, config: Config, out_dir: Path, replies_in_real_time: bool = True) -> list[ReplayResult]:
+    """One conversation per session, each a new one with Dana's memory carried between them.
+    Dana always speaks in real time; replies_in_real_time=False writes Hearth's replies out at once
+    instead of at the pace a speaker plays them (a test's seconds, with the same turns)."""
     config = fresh_demo_config(config, out_dir)
     store = open_memory_store(config, engines)
     results = []
@@ -110,7 +112,7 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
             routing = OneMemory(session_memory(store, config, engines, PERSON))
             try:
                 results.append(converse(user_lines(engines.tts, lines), user_wav, out_dir / f"session-{n}", engines,
-                                        config, routing))
+                                        config, routing, replies_in_real_time))
             finally:
                 routing.end_session()
     finally:
@@ -120,11 +122,11 @@ def run_demo(engines: Engines, config: Config, out_dir: Path) -> list[ReplayResu
 
 
 def converse(lines: list[np.ndarray], said: Path, folder: Path, engines: Engines, config: Config,
-             routing: SpeakerRouting) -> ReplayResult:
+             routing: SpeakerRouting, replies_in_real_time: bool = True) -> ReplayResult:
     """Dana says each line in real time and waits for the reply, through the streaming loop; what
     happened goes to `folder` as a replay's does (replies, transcript.txt, events.jsonl)."""
     folder.mkdir(parents=True, exist_ok=True)
-    sink = WavSink(folder, realtime=True)
+    sink = WavSink(folder, realtime=replies_in_real_time)
     bus = ev.EventBus()
     log = EventLog(folder / "events.jsonl")
     bus.subscribe(log)
