@@ -65,21 +65,41 @@ def pause_point(words: list[tuple[str, float, float]]) -> tuple[int, float] | No
 def endpoint_times(audio: np.ndarray, vad, asr, config, adaptive: bool, turn_end=None) -> list[float]:
     """The times (seconds into the audio) at which the endpointer ends a turn, as the loop runs it:
     adaptive, the silence is set as the voice stops, from the end-of-turn model's probability
-    (`turn_end`, where given) and the utterance's transcript (the loop's comes in the silence)."""
+    (`turn_end`, where given) and the utterance's transcript. With the model, as in the loop, the
+    transcript decides only once it is made, as long after the voice stops as transcribing took
+    here (until then a turn that sounds finished waits the base silence); by the words alone it
+    decides at once (the loop has its partials' words then)."""
     vad.reset()
     listener = Listener(vad.probability, endpoint_settings(config), config.vad_threshold)
-    times = []
+    times, pending = [], None  # pending: (the media time the transcript is made at, the decision it makes)
+    c = config
     for heard in listener.hear(framer(iter([audio]))):
         signal = heard.step.signal
+        now = heard.frame.media_end
         if signal is Signal.SPEECH_START:
-            listener.endpointer.set_end_silence(config.end_silence_ms / 1000)
+            listener.endpointer.set_end_silence(c.end_silence_ms / 1000)
+        elif signal is Signal.SPEECH_RESUMED:
+            pending = None
         elif signal is Signal.SILENCE_START and adaptive:
             finished = turn_end.finished(listener.recent_audio()) if turn_end is not None else None
-            decided = end_silence_heard(asr.transcribe(listener.current_audio()), finished, config.end_silence_ms,
-                                        config.end_silence_finished_ms, config.end_silence_unfinished_ms)
-            listener.endpointer.set_end_silence(decided.ms / 1000)
-        elif signal is Signal.ENDPOINT:
-            times.append(heard.frame.media_end)
+            started = time.perf_counter()
+            text = asr.transcribe(listener.current_audio())
+            took = time.perf_counter() - started
+            whole = end_silence_heard(text, finished, c.end_silence_ms, c.end_silence_finished_ms,
+                                      c.end_silence_unfinished_ms, whole=True)
+            if finished is None:
+                listener.endpointer.set_end_silence(whole.ms / 1000)
+            else:
+                before = end_silence_heard("", finished, c.end_silence_ms, c.end_silence_finished_ms,
+                                           c.end_silence_unfinished_ms)
+                listener.endpointer.set_end_silence(before.ms / 1000)
+                pending = (now + took, whole)
+        if pending is not None and now >= pending[0]:
+            listener.endpointer.set_end_silence(pending[1].ms / 1000)
+            pending = None
+        if signal is Signal.ENDPOINT:
+            times.append(now)
+            pending = None
     return times
 
 

@@ -27,16 +27,31 @@ def test_bounds_can_be_given():
 
 @pytest.mark.parametrize("partial, finished, expected", [
     ("I was thinking", 0.1, EndSilence(1300, "unfinished")),         # sounds unfinished: the person is waited for
-    ("I was thinking", 0.9, EndSilence(200, "finished")),            # sounds finished: not kept waiting
+    ("I was thinking", 0.9, EndSilence(500, "pending")),             # sounds finished: the whole transcript decides
     ("I went to the shop and", 0.9, EndSilence(1300, "hanging")),    # the words leave it hanging, however it sounded
     ("Where are you from?", 0.2, EndSilence(200, "question")),       # a question is finished
-    ("", 0.9, EndSilence(200, "finished")),                          # nothing transcribed yet: the sound decides
+    ("", 0.9, EndSilence(500, "pending")),                           # nothing transcribed yet
     ("I was thinking", None, EndSilence(500, "words")),              # no model: the words alone, as end_silence_for
     ("and then I", None, EndSilence(800, "hanging")),
     ("Is it far?", None, EndSilence(350, "question")),
 ])
 def test_the_end_of_turn_model_and_the_words_decide_together_and_say_which_did(partial, finished, expected):
     assert end_silence_heard(partial, finished, 500, 200, 1300) == expected
+
+
+@pytest.mark.parametrize("transcript, finished, expected", [
+    ("I went to the shop.", 0.9, EndSilence(200, "finished")),                  # sounds finished and ends a sentence
+    ('He said "no!"', 0.9, EndSilence(200, "finished")),
+    ("You who were always accusing", 0.9, EndSilence(1300, "unended")),        # sounds finished, ends no sentence
+    ("I was talking to Mr.", 0.9, EndSilence(1300, "unended")),                 # an abbreviation's dot ends none
+    ("Seven of clubs", 0.9, EndSilence(200, "finished")),                       # a short answer, often left unmarked
+    ("I went to the shop.", 0.1, EndSilence(1300, "unfinished")),               # sounds unfinished: waited for
+    ("I went to the shop and", 0.9, EndSilence(1300, "hanging")),
+    ("Is it far", None, EndSilence(500, "words")),                              # no model: as before
+])
+def test_a_turn_that_sounds_finished_ends_short_once_its_whole_transcript_ends_a_sentence(transcript, finished,
+                                                                                          expected):
+    assert end_silence_heard(transcript, finished, 500, 200, 1300, whole=True) == expected
 
 
 def test_a_long_base_silence_is_never_cut_short_by_an_unfinished_sound():

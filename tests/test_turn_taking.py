@@ -87,6 +87,34 @@ def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(
     said_why(endpoints[0], config)
 
 
+def test_a_thinking_pause_after_words_that_end_no_sentence_is_waited_for(speech_dir, engines, test_config, tmp_path):
+    # "Mister Quilter is the apostle of the middle | classes…", a second's silence after "middle": the
+    # end-of-turn model hears it as finished (it ended the turn there before), but the transcript made
+    # in the silence ends no sentence, and the long silence is waited.
+    import numpy as np
+    import soundfile as sf
+    from dataclasses import replace
+
+    from assistant import events as ev
+    from audio.sources import read_audio_file
+
+    audio = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
+    words = engines.asr.word_times(audio)
+    middle = next(i for i, (w, _, _) in enumerate(words) if w.strip(",.").lower() == "middle")
+    at = int((words[middle][2] + words[middle + 1][1]) / 2 * 16_000)
+    paused = tmp_path / "paused.wav"
+    sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
+    config = replace(test_config, max_reply_tokens=12)
+
+    result = replay_file(paused, tmp_path / "model", engines, config, realtime=True)
+    endpoints = [e for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
+    heard = [r.heard for r in result.records if r.heard]
+
+    assert len(endpoints) == 1 and len(heard) == 1 and "middle" in heard[0].lower() and "gospel" in heard[0].lower(), \
+        (heard, endpoints)
+    said_why(endpoints[0], config)
+
+
 def said_why(endpoint, config) -> None:
     """The endpoint event says what ended the turn, as the decision (end_silence.py) made it: the
     end-of-turn model heard the pause, and the silence waited is the one its reason gives."""
@@ -96,6 +124,9 @@ def said_why(endpoint, config) -> None:
     waits = {"finished": lambda: endpoint.finished >= FINISHED and endpoint.silence_ms == config.end_silence_finished_ms,
              "unfinished": lambda: (endpoint.finished < FINISHED
                                     and endpoint.silence_ms >= config.end_silence_unfinished_ms),
+             "unended": lambda: (endpoint.finished >= FINISHED
+                                 and endpoint.silence_ms >= config.end_silence_unfinished_ms),
+             "pending": lambda: endpoint.finished >= FINISHED and endpoint.silence_ms == config.end_silence_ms,
              "question": lambda: endpoint.silence_ms == config.end_silence_finished_ms,
              "hanging": lambda: endpoint.silence_ms >= config.end_silence_unfinished_ms}
     assert endpoint.why in waits and waits[endpoint.why](), endpoint

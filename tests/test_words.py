@@ -8,7 +8,7 @@ import pytest
 
 from assistant.pipeline.end_silence import end_silence_for
 from memory.dates import resolve_dates
-from text.words import as_digits, count_of, count_phrase, ends_hanging, sentence_ends, split_sentences
+from text.words import as_digits, count_of, count_phrase, ends_hanging, ends_sentence, sentence_ends, split_sentences
 
 
 def test_a_sentence_ends_at_an_end_mark_once_the_next_has_begun():
@@ -25,6 +25,13 @@ def test_abbreviations_decimals_and_initials_end_no_sentence(text):
 def test_a_whole_text_splits_into_its_sentences_and_lines():
     assert split_sentences("We met Mr. Brown. He was kind!\nA new line\n\n") == \
         ["We met Mr. Brown.", "He was kind!", "A new line"]
+
+
+@pytest.mark.parametrize("text, ends", [("I went home.", True), ("Is it far? ", True), ('He said "no!"', True),
+                                        ("I went home", False), ("I went home,", False), ("We met Mr.", False),
+                                        ("", False)])
+def test_a_text_that_ends_a_sentence(text, ends):
+    assert ends_sentence(text) is ends
 
 
 def test_a_thought_left_hanging():

@@ -59,6 +59,13 @@ def _decimal_or_initial(text: str, dot_at: int) -> bool:
     return before.isdigit() and after.isdigit()
 
 
+def ends_sentence(text: str) -> bool:
+    """The text ends on a mark that ends a sentence ("I went home.", 'He said "no!"'), not on a
+    word, a comma or an abbreviation's dot ("…said Mr.")."""
+    text = text.rstrip()
+    return bool(text) and any(end == len(text) + 1 for end in sentence_ends(text + " "))
+
+
 def split_sentences(text: str) -> list[str]:
     """The sentences of a whole text; a line break also ends one."""
     found: list[str] = []

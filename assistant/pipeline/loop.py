@@ -285,7 +285,7 @@ class TurnLoop:
         it ends better than the last partial, which was cut mid-word ("And so my fellow mirror...")."""
         listener = self._listener
         if turn_id == self._current_turn() and listener is not None and listener.endpointer.in_silence_window:
-            self._tune_endpoint(text)
+            self._tune_endpoint(text, whole=True)
 
     def _heard_end(self, listener: Listener) -> None:
         """On the listening thread, as the voice stops: does the utterance sound finished? (about
@@ -294,14 +294,14 @@ class TurnLoop:
             self._finished = self.engines.turn_end.finished(listener.recent_audio())
             self._tune_endpoint(self._last_text)
 
-    def _tune_endpoint(self, text: str) -> None:
-        """The silence that ends this utterance, from how what was heard of it ends and, once the voice
-        has stopped, how it sounded."""
+    def _tune_endpoint(self, text: str, whole: bool = False) -> None:
+        """The silence that ends this utterance, from how what was heard of it ends (`whole`: the
+        transcript of all of it, made in the silence) and, once the voice has stopped, how it sounded."""
         self._last_text = text
         if self.options.adaptive_endpoint:
             c = self.config
             decided = end_silence_heard(text, self._finished, c.end_silence_ms, c.end_silence_finished_ms,
-                                        c.end_silence_unfinished_ms)
+                                        c.end_silence_unfinished_ms, whole=whole)
             self._end_silence = decided
             self._listener.endpointer.set_end_silence(decided.ms / 1000)
 
