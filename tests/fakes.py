@@ -155,6 +155,18 @@ class ScriptedAsr:
         return None
 
 
+class LoudnessVad:
+    """Voice activity (audio.vad.SileroVad's interface) that calls any frame louder than -50 dBFS
+    speech: for a test of what the loop does with a turn's shape, made of plain loud and quiet
+    stretches, not of telling voice from noise."""
+
+    def reset(self) -> None:
+        pass
+
+    def probability(self, frame: np.ndarray) -> float:
+        return 1.0 if float(np.sqrt(np.mean(np.square(frame)))) > 10 ** (-50 / 20) else 0.0
+
+
 class ToneTts:
     """Speech synthesis (models.tts.PiperSynthesizer's interface) that says each sentence as a tone,
     0.1 s a word: the reply's length follows its words, at no cost."""

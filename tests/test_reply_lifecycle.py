@@ -18,7 +18,7 @@ from assistant.reply.checks import ACKNOWLEDGED_REPLY, NOT_TOLD_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
-from fakes import GatedChat, HeldSink, ScriptedAsr, SlowStartSink, ToneTts
+from fakes import GatedChat, HeldSink, LoudnessVad, ScriptedAsr, SlowStartSink, ToneTts
 
 REPLY = "Your dog is called Biscuit. He is a good dog."
 UTTERANCE = np.full(16_000, 0.01, dtype=np.float32)
@@ -170,6 +170,67 @@ def test_the_person_going_on_before_the_reply_played_carries_their_words_into_th
     assert np.array_equal(answered[: len(first)], first)
     assert list(r.sink.played) == [2]  # nothing of the first reply was played
     assert r.history.turns == [("What is my dog called?", REPLY)]
+
+
+def test_a_carried_utterance_is_answered_in_the_next_reply_and_only_in_it(run):
+    r = run("My dog is called", "What is my dog called?", "Thank you.")
+    first = np.full(8_000, 0.02, dtype=np.float32)
+    r.responder.start(1, 1, first, speculative=False)
+    r.until(lambda: r.chat.waiting.is_set())
+    r.responder.cancel(1, "barge-in")  # carried
+    assert r.responder.carrying
+    r.chat.open()
+    r.responder.wait(1, timeout=5)
+    for job in (2, 3):
+        r.responder.start(job, job, UTTERANCE, speculative=False)
+        assert not r.responder.carrying
+        r.until(lambda: r.sink.finishing.is_set())
+        r.sink.heard_all()
+        r.responder.wait(job, timeout=5)
+    assert [len(a) for a in r.asr.heard[1:]] == [len(first) + len(CarriedUtterance.GAP) + len(UTTERANCE),
+                                                  len(UTTERANCE)]  # the third utterance alone
+
+
+def test_a_sound_too_short_to_be_a_turn_after_a_carried_utterance_leaves_it_answered(test_config, tmp_path):
+    """A cough just after the endpoint, before the reply could play: the reply gives way to it (the
+    utterance is carried over), and when it proves too short to be a turn, the carried utterance is
+    answered on its own, not kept until the person next speaks. Through the loop, every engine a
+    stand-in (the VAD one that hears loudness), so the cough comes before any audio by construction."""
+    from dataclasses import replace
+
+    from assistant.pipeline.loop import LoopOptions, TurnLoop
+    from audio import FRAME_SAMPLES
+    from audio.sinks import WavSink
+    from audio.sources import Frame
+
+    chat, asr = GatedChat(REPLY), ScriptedAsr("What is my dog called?")
+    engines = Engines(vad=LoudnessVad(), asr=asr, llm=chat, tts=ToneTts())
+    config = replace(test_config, echo_guard="headphones")
+    options = LoopOptions(partials=False, anticipate=False, prefill=False, adaptive_endpoint=False)
+    loop = TurnLoop(engines, WavSink(tmp_path), ev.EventBus(), MonotonicClock(), config, options=options)
+    seconds = FRAME_SAMPLES / 16_000
+
+    def frames():
+        stretches = [(0.3, 0.0), (1.0, 0.05), (0.7, 0.0),  # a question, and the endpoint after 0.5 s
+                     (0.16, 0.05), (0.9, 0.0)]  # a cough, 5 frames: a turn begins, and is too short
+        index = 0
+        for length, level in stretches:
+            for _ in range(round(length / seconds)):
+                yield Frame(np.full(FRAME_SAMPLES, level, dtype=np.float32), index, (index + 1) * seconds)
+                index += 1
+        chat.open()  # the loop has acted on the cough's end: the reply may come now
+        for _ in range(10):
+            yield Frame(np.zeros(FRAME_SAMPLES, dtype=np.float32), index, (index + 1) * seconds)
+            index += 1
+
+    records = loop.run(frames())
+    skipped = [(e.turn_id, e.reason) for r in records for e in r.events if isinstance(e, ev.TurnSkipped)]
+    assert skipped == [(1, "continued in the next turn"), (2, "too short")], skipped
+    answered = [(r.heard, r.reply) for r in records if r.reply]
+    assert answered == [("What is my dog called?", REPLY)], answered
+    answered_audio = asr.heard[-1]  # the question, carried, and none of the cough
+    assert np.count_nonzero(answered_audio) == round(1.0 / seconds) * FRAME_SAMPLES
+    assert not answered_audio[-len(CarriedUtterance.GAP):].any()
 
 
 def test_a_release_that_loses_the_race_with_a_barge_in_changes_nothing(run):

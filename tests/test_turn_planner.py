@@ -58,3 +58,12 @@ def test_a_stale_finish_does_not_clear_the_current_job():
 def test_max_length_cut_starts_a_fresh_job():
     acts = run(TurnPlanner(), [S.SPEECH_START, S.NONE, S.ENDPOINT])
     assert acts == [StartJob(1, 1, 3, speculative=False)]
+
+
+def test_a_carried_utterance_is_answered_alone_in_the_turn_of_the_blip_that_followed_it():
+    p = TurnPlanner()
+    acts = run(p, [S.SPEECH_START, S.SILENCE_START, S.ENDPOINT, S.SPEECH_START, S.SILENCE_START, S.DISCARD])
+    assert acts[-2:] == [StartJob(2, 2, 4, speculative=True), CancelJob(2, "discarded")]
+    assert p.answer_carried() == [StartJob(3, 2, -1, speculative=False)]
+    assert p.replying == 3
+    assert p.answer_carried() == []  # a reply is under way: nothing is started beside it

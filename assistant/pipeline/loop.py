@@ -199,6 +199,9 @@ class TurnLoop:
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
                               else listener.current_audio())
+                if step.signal is Signal.DISCARD and self.responder.carrying:
+                    for action in planner.answer_carried():  # the carried utterance alone, nothing after it
+                        self._act(action, np.zeros(0, dtype=np.float32))
                 if echo in ("person", "echo", "unduck"):  # after a barge-in's stop, so none of it plays loud again
                     self._duck(False)
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \

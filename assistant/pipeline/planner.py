@@ -83,6 +83,14 @@ class TurnPlanner:
         active, self._active = self._active, None
         return [CancelJob(active, "barge-in")]
 
+    def answer_carried(self) -> list[Action]:
+        """What followed an utterance carried over was too short to be a turn (a cough, a click): the
+        carried utterance is answered now, on its own, rather than kept for whatever is said next."""
+        if self._active is not None:
+            return []
+        self._active = self._new_job()
+        return [StartJob(self._active, self.turn_id, -1, speculative=False)]
+
     def job_finished(self, job_id: int) -> None:
         """The reply has been fully played (or dropped): speaking now is a new turn, not a barge-in."""
         if self._active == job_id:

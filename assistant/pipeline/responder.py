@@ -88,6 +88,8 @@ class Responder:
         with self._lock:
             job = Job(job_id, turn_id, self._carry.before(audio), JobState.HELD if speculative else JobState.RELEASED,
                       after=self._last_done)
+            if not speculative:  # released at once: the carried utterance is answered in it, and only in it
+                self._carry.clear()
             self._jobs[job_id] = job
             self._last_done = job.done
             self._between_turns_done.clear()
@@ -143,6 +145,12 @@ class Responder:
     @property
     def anticipated_text(self) -> str:
         return self._recaller.anticipated_text
+
+    @property
+    def carrying(self) -> bool:
+        """An utterance is carried over, waiting to be answered with what is said next."""
+        with self._lock:
+            return self._carry.audio is not None
 
     @property
     def open_jobs(self) -> int:
