@@ -5,9 +5,10 @@ a loopback carries what it plays back into the microphone, quieter and later, as
 do; the person's real recorded voice is written into the same microphone in real time. Hearth runs
 as a user runs it, a separate process with its own (temporary) data folder and config file, and
 writes its events with --events. The person asks three questions, each answered in two sentences, its
-echo in the microphone. Checked in the suite: every question is heard and answered exactly once,
-each answer plays at the speaker to its end, no turn is made from Hearth's own voice and nothing
-stops the playback. Run when asked (HEARTH_LIVE_SOUND=1), the person also speaks over the third
+echo in the microphone; before the third, the microphone is unplugged (the sound server ends its
+stream). Checked in the suite: every question is heard and answered exactly once, each answer plays
+at the speaker to its end, no turn is made from Hearth's own voice, nothing stops the playback, and
+the microphone's loss and return are said on Hearth's status line. Run when asked (HEARTH_LIVE_SOUND=1), the person also speaks over the third
 answer: the barge-in must stop the sound at the speaker, and only it.
 
 Skipped only where the system lacks PulseAudio or PortAudio (.ci/run installs both).
@@ -47,7 +48,7 @@ BARGE_IN = "asr/librivox-ss01-0930.wav"
 ECHO_VOLUMES = tuple(os.environ.get("HEARTH_LIVE_ECHO_VOLUMES", "35%").split(","))
 ECHO_LATENCY_MS = 40
 MAX_WER = 0.5  # Whisper tiny.en through the room; a transcript of Hearth's own words would not match
-SETTLE_S = 1.5  # no event for this long after a reply: the turn is over
+SETTLE_S = 1.0  # no event for this long after a reply: the turn is over
 TURN_TIMEOUT_S = 40.0
 BARGE_STOP_S = 1.0  # from the person's first sample into the pipe to the playback_stopped event
 SILENT_DBFS = -50.0
@@ -334,13 +335,20 @@ def scripted_model(request):
     server.close()
 
 
-def _converse(hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel,
-              questions: list[Utterance], barge: Utterance | None) -> str | None:
+def _converse(hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel, questions: list[Utterance],
+              barge: Utterance | None, unplug: SoundStack | None = None) -> str | None:
     """The person asks each question when the last is answered, and (with `barge`) talks over the
-    answer to the last once it is audible. What went wrong, or None."""
+    answer to the last once it is audible; (with `unplug`) the microphone is lost before the last
+    question, and the question waits until Hearth has it back. What went wrong, or None."""
     hearth.wait_listening(timeout=180)
     time.sleep(1.0)
     for n, question in enumerate(questions):
+        if unplug is not None and n == len(questions) - 1:
+            if _unplug_microphone(unplug) != 1:
+                return "Hearth's microphone stream was not found to end"
+            deadline = time.monotonic() + 15
+            while not any("back" in line for _, line in hearth.stderr) and time.monotonic() < deadline:
+                time.sleep(0.1)
         question.timing = voice.say(question.audio)
         while "end" not in question.timing:
             time.sleep(0.02)
@@ -362,8 +370,10 @@ def _converse(hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel,
     return None
 
 
-def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: ScriptedServer, barge_in: bool):
-    """Hearth started as a person starts it, a conversation, Ctrl-C. (events, said, speaker, report)."""
+def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: ScriptedServer, barge_in: bool,
+              unplug: bool = False):
+    """Hearth started as a person starts it, a conversation, Ctrl-C. (events, said, speaker, report,
+    what Hearth wrote to the terminal beside the conversation)."""
     questions = [_utterance(speech_dir, name) for name in QUESTIONS]
     barge = _utterance(speech_dir, BARGE_IN) if barge_in else None
     started = time.monotonic()
@@ -371,7 +381,7 @@ def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: Scrip
     speaker = SpeakerLevel(stack)
     hearth = HearthProcess(stack, tmp_path / "hearth", llm_endpoint=server.url)
     try:
-        problem = _converse(hearth, voice, speaker, questions, barge)
+        problem = _converse(hearth, voice, speaker, questions, barge, stack if unplug else None)
     finally:
         code = hearth.stop()
         speaker.close()
@@ -387,7 +397,7 @@ def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: Scrip
     print(report)
     assert problem is None, f"{problem}\n{report}"
     assert code == 130, report  # stopped by Ctrl-C, as a person stops it
-    return events, said, speaker, report
+    return events, said, speaker, report, [line for _, line in hearth.stderr]
 
 
 def _check_turns(events: list[dict], said: list[Utterance], interrupted: Utterance | None, report: str):
@@ -423,10 +433,18 @@ def _check_turns(events: list[dict], said: list[Utterance], interrupted: Utteran
 
 def test_live_questions_are_heard_and_answered_aloud_once_each_never_from_its_own_voice(
         sound_stack, speech_dir, tmp_path, scripted_model):
-    """Hearth live as a person runs it, its long replies echoing back into the microphone: each
-    question heard and answered once, the answer played at the speaker to its end, nothing stopped."""
-    events, said, speaker, report = _live_run(sound_stack, speech_dir, tmp_path, scripted_model, barge_in=False)
+    """Hearth live as a person runs it, its replies echoing back into the microphone: each question
+    heard and answered once, the answer played at the speaker to its end, nothing stopped. Before the
+    last question the sound server ends Hearth's microphone stream, as when a microphone is
+    unplugged: Hearth says so on its status line, opens the device again, and hears the question."""
+    events, said, speaker, report, stderr = _live_run(sound_stack, speech_dir, tmp_path, scripted_model,
+                                                      barge_in=False, unplug=True)
+    report += "\nall of stderr:\n" + "\n".join(stderr)
     by_turn, starts, acted = _check_turns(events, said, None, report)
+    status = [line.split("(")[0].strip() for line in stderr if line.startswith("status:")]
+    assert status == ["status: input device 'pulse' lost", "status: input device 'pulse' back"], report
+    # every line on the terminal is Hearth's own, marked as what it is: no library's noise
+    assert all(OWN_STATUS.match(line) for line in stderr), report
     assert not [e for e in events if e["event"] == "playback_stopped"], f"playback was stopped\n{report}"
     for turn in acted:
         first = next(e["t"] for e in by_turn[turn] if e["event"] == "first_audio")
@@ -444,7 +462,7 @@ def test_live_questions_are_heard_and_answered_aloud_once_each_never_from_its_ow
                     reason="a barge-in is now and then heard late (issue 21): HEARTH_LIVE_SOUND=1 runs it")
 @pytest.mark.parametrize("scripted_model", [LONG_REPLIES], indirect=True)
 def test_live_conversation_through_a_room(sound_stack, speech_dir, tmp_path, scripted_model):
-    events, said, speaker, report = _live_run(sound_stack, speech_dir, tmp_path, scripted_model, barge_in=True)
+    events, said, speaker, report, _ = _live_run(sound_stack, speech_dir, tmp_path, scripted_model, barge_in=True)
     questions, barge = said[:-1], said[-1]
     by_turn, starts, acted = _check_turns(events, said, questions[-1], report)
 
@@ -482,44 +500,6 @@ def _unplug_microphone(stack: SoundStack) -> int:
         assert time.monotonic() < deadline, "the sound server did not end Hearth's microphone stream"
         time.sleep(0.05)
     return ended
-
-
-# The microphone's loss is the test here, not the echo: short replies.
-@pytest.mark.parametrize("scripted_model", [("Yes, I heard you.", "I heard that too.")], indirect=True)
-def test_a_microphone_unplugged_mid_run_is_reported_and_heard_again_when_back(sound_stack, speech_dir, tmp_path,
-                                                                             scripted_model):
-    """The sound server ends Hearth's microphone stream between two questions: Hearth says so on its
-    status line, opens the device again, and hears and answers the next question."""
-    first, second = (_utterance(speech_dir, name) for name in QUESTIONS[:2])
-    voice = PersonVoice(sound_stack.fifo)
-    hearth = HearthProcess(sound_stack, tmp_path / "hearth", llm_endpoint=scripted_model.url)
-    try:
-        hearth.wait_listening(timeout=180)
-        time.sleep(1.0)
-        for n, question in enumerate((first, second)):
-            if n == 1:
-                assert _unplug_microphone(sound_stack) == 1
-                deadline = time.monotonic() + 15
-                while not any("back" in line for _, line in hearth.stderr) and time.monotonic() < deadline:
-                    time.sleep(0.1)
-            question.timing = voice.say(question.audio)
-            while "end" not in question.timing:
-                time.sleep(0.02)
-            assert hearth.settle(since=question.timing["start"]), f"question {n + 1} was not answered"
-    finally:
-        code = hearth.stop()
-        voice.close()
-    status = [line for _, line in hearth.stderr if line.startswith("status:")]
-    events = hearth.events()
-    report = f"hearth printed:\n{hearth.printed()}\nturns (speech start from the start of the person's last " \
-        f"utterance):\n{_turn_table(events, [first, second])}\nstatus lines: {status}\nstderr:\n" + \
-        "\n".join(line for _, line in hearth.stderr)
-    assert code == 130, report
-    # every line on the terminal is Hearth's own, marked as what it is: no library's noise
-    assert all(OWN_STATUS.match(line) for _, line in hearth.stderr), report
-    assert [line.split("(")[0].strip() for line in status] == ["status: input device 'pulse' lost",
-                                                                "status: input device 'pulse' back"], report
-    _check_turns(events, [first, second], None, report)
 
 
 def test_hearth_devices_lists_the_sound_servers_input_and_output(sound_stack):
