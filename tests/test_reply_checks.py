@@ -317,3 +317,14 @@ def test_their_name_told_back_to_a_greeting_is_begun_again():
     assert not rc.tells_them_back("Welcome back, Dana!", greeting)
     assert not rc.tells_them_back("You are allergic to peanuts.", "Am I allergic to peanuts?")  # the answer
     assert not rc.tells_them_back("You are a good friend to Max.", greeting)
+
+
+def test_asked_about_one_of_theirs_a_reply_that_speaks_as_that_one_is_begun_again():
+    asked = "How is my grandad getting on?"
+    assert rc.bad_start("I'm getting stronger every day.", asked)  # the grandad's part taken
+    assert rc.bad_start("I am walking again.", "How's my dog's leg?")
+    assert not rc.bad_start("Your grandad is getting stronger every day.", asked)
+    assert not rc.bad_start("I'm glad he is home.", asked)  # Hearth's own gladness
+    assert not rc.bad_start("I don't know, you haven't told me.", "How old is my dog?")
+    assert not rc.bad_start("I planted beans.", "What did I plant last week?")  # theirs: repaired to "You"
+    assert not rc.bad_start("I'm getting stronger every day.", "My grandad is getting stronger.")  # told

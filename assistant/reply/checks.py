@@ -15,7 +15,7 @@ import re
 
 from memory.affect import detect_affect
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
-from assistant.reply.perspective import new_words, perspective_errors
+from assistant.reply.perspective import new_words, perspective_errors, speaks_as_theirs
 from assistant.reply.sentences import lead_in
 from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
@@ -232,14 +232,15 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     of or when nothing was asked ("I don't know, you haven't told me your speech yet." to "I have
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
-    into the next)."""
+    into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
+    "How is my mum?")."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or tells_them_back(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
-    if waves_away(start, heard):
+    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard):
         return True
     if said_again(start, earlier):
         return True

@@ -107,6 +107,20 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     return found
 
 
+_OF_THEIRS = re.compile(r"\bmy\s+[a-z]+", re.I)
+
+
+def speaks_as_theirs(reply: str, asked: str) -> list[str]:
+    """To a question about someone or something of theirs and not about themselves ("How is my mum
+    doing now?"), an "I" that does what Hearth does not ("I'm feeling better now."): a small model
+    takes the part of whom it was asked about, and made "you" it would tell the person they are
+    recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that."""
+    if not _OF_THEIRS.search(asked) or re.search(r"\bi\b|\bi['’]", asked, re.I):
+        return []
+    return [m.group(0) for m in _I_CLAUSE.finditer(reply)
+            if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
+
+
 def own_names(name: str | None, said: list[str], notes: str) -> set[str]:
     """The person's names: the one they are known by, one given this session ("Hi, I'm Sam" before
     any enrolment), or one given in what they told before (a note "I'm Dana.", for a desk whose one
