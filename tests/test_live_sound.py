@@ -4,12 +4,13 @@ A PulseAudio server with virtual devices (tests/soundstack.py): Hearth plays int
 a loopback carries what it plays back into the microphone, quieter and later, as a desk's speakers
 do; the person's real recorded voice is written into the same microphone in real time. Hearth runs
 as a user runs it, a separate process with its own (temporary) data folder and config file, and
-writes its events with --events. The person asks three questions, each answered in two sentences, its
-echo in the microphone; before the third, the microphone is unplugged (the sound server ends its
-stream). Checked in the suite: every question is heard and answered exactly once, each answer plays
-at the speaker to its end, no turn is made from Hearth's own voice, nothing stops the playback, and
-the microphone's loss and return are said on Hearth's status line. Run when asked (HEARTH_LIVE_SOUND=1), the person also speaks over the third
-answer: the barge-in must stop the sound at the speaker, and only it.
+writes its events with --events. The person asks three questions, each answered in two sentences,
+its echo in the microphone; before the third, the microphone is unplugged (the sound server ends
+its stream). Checked in the suite: every question is heard and answered exactly once, each answer
+plays at the speaker to its end, no turn is made from Hearth's own voice, nothing stops the
+playback, and the microphone's loss and return are said on Hearth's status line. Run when asked
+(HEARTH_LIVE_SOUND=1), the person also speaks over the third answer: the barge-in must stop the
+sound at the speaker, and only it.
 
 Skipped only where the system lacks PulseAudio or PortAudio (.ci/run installs both).
 """
