@@ -199,7 +199,7 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
 
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     told = rc.unearned_openings("I just got back from a long walk with my dog Max.")
-    assert {"You're", "You are welcome", "You are right"} <= set(told)
+    assert {"You're", "You've", "You are welcome", "You are right"} <= set(told)
     thanked = rc.unearned_openings("Thanks, that's all for now.")
     assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
     asked = rc.unearned_openings("I think we should leave early, don't you think?")
@@ -328,3 +328,13 @@ def test_asked_about_one_of_theirs_a_reply_that_speaks_as_that_one_is_begun_agai
     assert not rc.bad_start("I don't know, you haven't told me.", "How old is my dog?")
     assert not rc.bad_start("I planted beans.", "What did I plant last week?")  # theirs: repaired to "You"
     assert not rc.bad_start("I'm getting stronger every day.", "My grandad is getting stronger.")  # told
+
+
+def test_praise_of_how_they_are_doing_that_they_did_not_tell_is_begun_again():
+    told = "We painted the fence this afternoon."
+    assert rc.bad_start("Hi Sam! You're doing well.", told)
+    assert rc.bad_start("You've been doing great!", told)
+    assert rc.bad_start("You are really doing a great job.", told)
+    assert not rc.bad_start("That sounds like a lot of work.", told)
+    assert not rc.bad_start("You're doing well, then.", "I'm doing much better this week.")  # they told it
+    assert not rc.bad_start("Your fence is doing well.", told)

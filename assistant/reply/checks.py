@@ -211,9 +211,23 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
     openings += list(DISMISSALS) if told_of_trouble(heard) else []
-    # once it has said "You're" the model goes on with a stock phrase all the same ("You're doing
-    # great!", "You're not worried, Max!"): the contraction is kept from it, "You were…" is not
-    return tuple(openings + ([] if thanked or asked else ["You're"]))
+    # once it has said "You're" (or "You've") the model goes on with a stock phrase all the same
+    # ("You're doing great!", "You've been doing great!", "You're not worried, Max!"): the
+    # contractions are kept from it, "You were…" is not
+    return tuple(openings + ([] if thanked or asked else ["You're", "You've"]))
+
+
+# Praise of how the person is doing, which they did not tell: "Hi Dana! You're doing well." to "I
+# just got back from a long walk" (heard live), "You've been doing great!" (the demo's first reply).
+_HOW_THEY_DO = re.compile(r"\byou(?:'re| are|'ve been| have been)\s+(?:all\s+|really\s+|so\s+)?doing\s+"
+                          r"(?:so\s+|really\s+|very\s+|a\s+)?(?:well|great|good|fine|amazing|wonderful|fantastic)\b",
+                          re.I)
+_TOLD_HOW = re.compile(r"\b(?:i'm|i am|i've been|i have been)\s+(?:\w+\s+)?doing\b|\bhow\b", re.I)
+
+
+def praises_untold(start: str, heard: str) -> bool:
+    """The reply tells the person how well they are doing when they said nothing of it."""
+    return bool(_HOW_THEY_DO.search(start)) and not _TOLD_HOW.search(heard)
 
 
 def said_again(start: str, earlier: list[str]) -> bool:
@@ -233,14 +247,14 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
-    "How is my mum?")."""
+    "How is my mum?"), or with praise of how they are doing that they did not tell."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or tells_them_back(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
-    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard):
+    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard):
         return True
     if said_again(start, earlier):
         return True
