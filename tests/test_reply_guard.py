@@ -208,3 +208,8 @@ def test_a_last_try_that_says_an_earlier_reply_again_is_not_voiced():
     heard = "I'm a bit worried, because Max has been limping on his back leg since Sunday."
     make, calls, _ = scripted(*[["Hi, Dana."]] * TRIES)
     assert list(begun_well(make, heard, ["Hi, Dana."])) == [] and len(calls) == TRIES
+
+
+def test_later_praise_of_how_they_are_doing_that_they_did_not_tell_is_left_unsaid():
+    pieces = iter(["Hi Sam!", "You're doing really well.", "How was the fence?"])
+    assert list(own_words(pieces, "Hi, I'm Sam. We painted the fence today.", [])) == ["Hi Sam!", "How was the fence?"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, parrots, recites, said_again, undecided_start
+from assistant.reply.checks import bad_start, parrots, praises_untold, recites, said_again, undecided_start
 from assistant.reply.sentences import lead_in
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
@@ -66,13 +66,14 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
 def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: Callable[[str], bool] = never
               ) -> Iterator[str]:
     """The pieces after the first, less any that only repeats what the person just said or what an
-    earlier reply said (`earlier`: the replies in the history, and the other words not to be copied);
-    and none, the first included, that says what nothing in the conversation holds (`unfounded`): a
+    earlier reply said (`earlier`: the replies in the history, and the other words not to be copied)
+    or praises how they are doing when they told nothing of it ("Hi Dana! You're doing well."); and
+    none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
     for n, piece in enumerate(pieces):
         sentence = f"{unended} {piece}".strip()
-        if n and copies(sentence, heard, earlier) or unfounded(piece):
+        if n and (copies(sentence, heard, earlier) or praises_untold(piece, heard)) or unfounded(piece):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence
