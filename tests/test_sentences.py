@@ -153,3 +153,11 @@ def test_half_a_sentence_cut_off_by_the_token_limit_is_left_unsaid():
     assert list(sentences_from_tokens(stream(text))) == ["Rest the knee for a day.", "Keep it raised and"]
     # a reply that is only half a sentence is still said: something rather than nothing
     assert list(sentences_from_tokens(stream("Keep it raised and"), cut_short=lambda: True)) == ["Keep it raised and"]
+
+
+def test_sounds_like_a_bit_said_as_sounds_a_bit():
+    assert spoken_form("That sounds like a bit scary. Do you want to talk about it?") == \
+        "That sounds a bit scary. Do you want to talk about it?"
+    assert spoken_form("It looked like a bit much for one day.") == "It looked a bit much for one day."
+    assert spoken_form("That sounds like a bit of a worry.") == "That sounds like a bit of a worry."  # as it was
+    assert spoken_form("That sounds like a lovely walk.") == "That sounds like a lovely walk."

@@ -33,12 +33,18 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
 # The date the notes put after a day they name ("since Sunday (1 March 2026)"), copied into a reply:
 # read aloud it is "since Sunday one March twenty twenty-six", and the words before it say when.
 _NOTE_DATE = re.compile(rf"\s*\({DAY_MONTH_RE}(?: \d{{4}})?\)", re.I)
+# "That sounds like a bit scary": the small model's slip between "sounds a bit scary" and "sounds
+# like a bit of a worry" (heard in every demo). "a bit of…" and "a bit much" are left as they are.
+_LIKE_A_BIT = re.compile(r"\b(sounds?|sounded|seems?|seemed|looks?|looked|feels?|felt)\s+like\s+(?=a\s+bit\s+(?!of\b)[a-z])",
+                         re.I)
 
 
 def spoken_form(piece: str) -> str:
     """A reply's piece as it is said: without notes headers, a bullet copied from the prompt, or a
-    list's number ("1. Rest the knee" is said "Rest the knee"), or the date a note put in brackets."""
-    return _NOTE_DATE.sub("", _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip())).strip()
+    list's number ("1. Rest the knee" is said "Rest the knee"), or the date a note put in brackets;
+    and "sounds like a bit scary" said "sounds a bit scary"."""
+    said = _NOTE_DATE.sub("", _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip())).strip()
+    return _LIKE_A_BIT.sub(r"\1 ", said)
 
 
 def split_complete(buffer: str) -> tuple[list[str], str]:
