@@ -317,6 +317,11 @@ def test_their_name_told_back_to_a_greeting_is_begun_again():
     assert not rc.tells_them_back("Welcome back, Dana!", greeting)
     assert not rc.tells_them_back("You are allergic to peanuts.", "Am I allergic to peanuts?")  # the answer
     assert not rc.tells_them_back("You are a good friend to Max.", greeting)
+    # "You were …" too, their words in any ending
+    told = "We walked up to the old lighthouse with the kids."
+    assert rc.tells_them_back("You were walking to the lighthouse today.", told)
+    assert not rc.tells_them_back("You were brave to take the kids up there.", told)
+    assert not rc.tells_them_back("You were walking to the lighthouse?", "Where was I walking?")  # the answer
 
 
 def test_asked_about_one_of_theirs_a_reply_that_speaks_as_that_one_is_begun_again():

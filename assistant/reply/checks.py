@@ -73,16 +73,21 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
-_YOU_ARE = re.compile(r"^\W*(?:you are|you're)\b", re.I)
+_YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b", re.I)
+_WHEN_SAID = {"today", "now", "just", "again", "earlier"}  # words that place what they told, and add nothing
 
 
 def tells_them_back(piece: str, heard: str) -> bool:
-    """Told something, "You are …" with only their own words: fewer than says_back needs, but no
-    reply ("You are Dana." to "Hi Hearth, I'm Dana. I just got back from a walk", "You are Priya
-    again." to "Hi, it's Priya again", both heard live). Asked "Am I…?", it is the answer."""
+    """Told something, "You are …" (or "You were …") with only their own words: fewer than
+    says_back needs, but no reply ("You are Dana." to "Hi Hearth, I'm Dana. I just got back from a
+    walk", "You are Priya again." to "Hi, it's Priya again", both heard live; "You were walking with
+    Max today." to the walk, the demo's). A word is theirs in any ending ("walk", "walking").
+    Asked "Am I…?", it is the answer."""
     opening = _YOU_ARE.match(piece)
     words = content_words(piece[opening.end():]) if opening else set()
-    return bool(words) and not new_words(words, heard) and not asks(heard)
+    stems = {w[:4] for w in word_set(heard)}
+    new = {w for w in new_words(words, heard) - _WHEN_SAID if w[:4] not in stems}
+    return bool(words) and not new and not asks(heard)
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
