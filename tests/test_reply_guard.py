@@ -213,3 +213,8 @@ def test_a_last_try_that_says_an_earlier_reply_again_is_not_voiced():
 def test_later_praise_of_how_they_are_doing_that_they_did_not_tell_is_left_unsaid():
     pieces = iter(["Hi Sam!", "You're doing really well.", "How was the fence?"])
     assert list(own_words(pieces, "Hi, I'm Sam. We painted the fence today.", [])) == ["Hi Sam!", "How was the fence?"]
+    # and the "How about you?" that only followed the praise goes with it
+    pieces = iter(["Hi Sam!", "You're doing really well.", "How about you?", "Was it hard work?"])
+    assert list(own_words(pieces, "Hi, I'm Sam. We painted the fence today.", [])) == ["Hi Sam!", "Was it hard work?"]
+    assert list(own_words(iter(["I'm well, thanks.", "How about you?"]), "How are you?", [])) == \
+        ["I'm well, thanks.", "How about you?"]

@@ -11,6 +11,7 @@ said, its own last reply): those are dropped.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Generator, Iterator
 
 from assistant.reply.checks import bad_start, parrots, praises_untold, recites, said_again, undecided_start
@@ -71,12 +72,19 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
+    praised = False  # the piece before was such praise, left unsaid: "How about you?" after it goes too
     for n, piece in enumerate(pieces):
         sentence = f"{unended} {piece}".strip()
-        if n and (copies(sentence, heard, earlier) or praises_untold(piece, heard)) or unfounded(piece):
+        if praised and _ABOUT_YOU.match(piece):
+            continue
+        praised = bool(n) and praises_untold(piece, heard)
+        if n and (copies(sentence, heard, earlier) or praised) or unfounded(piece):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence
+
+
+_ABOUT_YOU = re.compile(r"^\W*(?:(?:how|what)\s+about\s+you|and\s+you)\W*$", re.I)
 
 
 def copies(piece: str, heard: str, earlier: list[str]) -> bool:
