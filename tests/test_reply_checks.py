@@ -289,7 +289,7 @@ def test_a_short_reply_said_again_whole_is_begun_again():
     # heard live on a second day: "You are Dana." to a greeting, and again to a worry
     worry = "I'm a bit worried because Max has been limping on his back leg since Sunday."
     assert rc.bad_start("You are Dana.", worry, ["You are Dana."])
-    assert not rc.bad_start("You are Dana.", worry, ["You are Dana, and Max is your dog."])  # not the whole of it
+    assert not rc.said_again("You are Dana.", ["You are Dana, and Max is your dog."])  # not the whole of it
     assert not rc.bad_start("Oh no.", worry, ["That sounds great!"])
 
 
@@ -343,3 +343,13 @@ def test_praise_of_how_they_are_doing_that_they_did_not_tell_is_begun_again():
     assert not rc.bad_start("That sounds like a lot of work.", told)
     assert not rc.bad_start("You're doing well, then.", "I'm doing much better this week.")  # they told it
     assert not rc.bad_start("Your fence is doing well.", told)
+
+
+def test_a_trouble_told_answered_with_neither_sympathy_nor_its_matter_is_begun_again():
+    told = "I'm really worried, the boiler broke and the flat is freezing."
+    assert rc.bad_start("It's always good to plan ahead for the winter months.", told)  # a platitude
+    assert not rc.bad_start("Oh no, I'm sorry to hear that.", told)
+    assert not rc.bad_start("That sounds miserable.", told)
+    assert not rc.bad_start("A broken boiler in this weather is no fun.", told)  # takes up what they told
+    assert not rc.ignores_trouble("It's always good to plan ahead.", "We booked the flights today!")  # no trouble
+    assert not rc.ignores_trouble("It's always good to plan ahead.", "I'm worried, what should I do?")  # asked

@@ -199,6 +199,21 @@ def waves_away(start: str, heard: str) -> bool:
     return any(start.lower().startswith(d.lower()) for d in DISMISSALS) and told_of_trouble(heard)
 
 
+# Words with which a reply takes up a trouble told: a feeling, sympathy, how hard it is, how it sounds.
+_SYMPATHY = re.compile(r"\b(?:sorry|scar(?:y|ed|ing)|worr\w*|afraid|hard|tough|difficult|sad\w*|awful|terrible|"
+                       r"poor|upset\w*|stress\w*|concern\w*|frustrat\w*|understand\w*|shame|pity|oh no|hope\w*|"
+                       r"sounds?|must be|talk about it)\b", re.I)
+
+
+def ignores_trouble(start: str, heard: str) -> bool:
+    """A trouble told answered with neither sympathy nor anything of what they told ("You know,
+    it's always good to be prepared for unexpected situations." to a worry about Max's limp)."""
+    if not told_of_trouble(heard) or asks(heard) or _SYMPATHY.search(start):
+        return False
+    stems = {w[:4] for w in word_set(heard)}
+    return not any(w[:4] in stems for w in content_words(start))
+
+
 def unearned_openings(heard: str) -> tuple[str, ...]:
     """Stock openings a small model reaches for whatever was said, and that answer something the
     person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
@@ -252,14 +267,16 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
-    "How is my mum?"), or with praise of how they are doing that they did not tell."""
+    "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
+    told, with neither sympathy nor anything of what they told."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
             or tells_them_back(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
-    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard):
+    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
+            or ignores_trouble(start, heard):
         return True
     if said_again(start, earlier):
         return True
