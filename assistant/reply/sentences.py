@@ -34,7 +34,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
 # read aloud it is "since Sunday one March twenty twenty-six", and the words before it say when.
 _NOTE_DATE = re.compile(rf"\s*\({DAY_MONTH_RE}(?: \d{{4}})?\)", re.I)
 # "That sounds like a bit scary": the small model's slip between "sounds a bit scary" and "sounds
-# like a bit of a worry" (heard in every demo). "a bit of…" and "a bit much" are left as they are.
+# like a bit of a worry" (heard in every demo). "like a bit of…" is left as it is.
 _LIKE_A_BIT = re.compile(r"\b(sounds?|sounded|seems?|seemed|looks?|looked|feels?|felt)\s+like\s+(?=a\s+bit\s+(?!of\b)[a-z])",
                          re.I)
 
