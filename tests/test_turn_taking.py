@@ -63,24 +63,10 @@ def test_a_thinking_pause_mid_sentence_is_waited_for_where_it_sounds_unfinished(
     # "he might even have been | made amiable himself", a second's silence after "been": a word that
     # leaves nothing hanging, so the words alone end the turn in the pause (500 ms; benchmarks/turns.py
     # shows it). The end-of-turn model hears that it is unfinished and waits.
-    import numpy as np
-    import soundfile as sf
     from dataclasses import replace
 
-    from assistant import events as ev
-    from audio.sources import read_audio_file
-
-    audio = read_audio_file(speech_dir / "asr/librivox-ss01-0930.wav")
-    words = engines.asr.word_times(audio)
-    been = next(i for i, (w, _, _) in enumerate(words) if w.strip(",.").lower() == "been")
-    at = int((words[been][2] + words[been + 1][1]) / 2 * 16_000)
-    paused = tmp_path / "paused.wav"
-    sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
     config = replace(test_config, max_reply_tokens=12)
-
-    result = replay_file(paused, tmp_path / "model", engines, config, realtime=True)
-    endpoints = [e for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
-    heard = [r.heard for r in result.records if r.heard]
+    endpoints, heard = _replayed_with_a_pause(speech_dir / "asr/librivox-ss01-0930.wav", "been", engines, config, tmp_path)
 
     assert engines.turn_end is not None
     assert len(endpoints) == 1 and len(heard) == 1 and "made" in heard[0].lower() and "been" in heard[0].lower(), heard
@@ -93,28 +79,34 @@ def test_a_thinking_pause_after_words_that_end_no_sentence_is_waited_for(speech_
     # in the silence ends no sentence, and the long silence is waited. (The base silence, which a turn
     # that sounds finished waits for its transcript, is 0.9 s here: a busy machine's transcript may
     # take longer than the default 0.5 s, and this test is of what the transcript decides.)
-    import numpy as np
-    import soundfile as sf
     from dataclasses import replace
 
-    from assistant import events as ev
-    from audio.sources import read_audio_file
-
-    audio = read_audio_file(speech_dir / "asr/1272-128104-0000.wav")
-    words = engines.asr.word_times(audio)
-    middle = next(i for i, (w, _, _) in enumerate(words) if w.strip(",.").lower() == "middle")
-    at = int((words[middle][2] + words[middle + 1][1]) / 2 * 16_000)
-    paused = tmp_path / "paused.wav"
-    sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
     config = replace(test_config, max_reply_tokens=12, end_silence_ms=900)
-
-    result = replay_file(paused, tmp_path / "model", engines, config, realtime=True)
-    endpoints = [e for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
-    heard = [r.heard for r in result.records if r.heard]
+    endpoints, heard = _replayed_with_a_pause(speech_dir / "asr/1272-128104-0000.wav", "middle", engines, config, tmp_path)
 
     assert len(endpoints) == 1 and len(heard) == 1 and "middle" in heard[0].lower() and "gospel" in heard[0].lower(), \
         (heard, endpoints)
     said_why(endpoints[0], config)
+
+
+def _replayed_with_a_pause(clip, after_word: str, engines, config, tmp_path):
+    """The recording with a second's silence after `after_word` (word times from Whisper), replayed in
+    real time through the loop: its endpoints, and what each turn heard."""
+    import numpy as np
+    import soundfile as sf
+
+    from assistant import events as ev
+    from audio.sources import read_audio_file
+
+    audio = read_audio_file(clip)
+    words = engines.asr.word_times(audio)
+    n = next(i for i, (w, _, _) in enumerate(words) if w.strip(",.").lower() == after_word)
+    at = int((words[n][2] + words[n + 1][1]) / 2 * 16_000)
+    paused = tmp_path / "paused.wav"
+    sf.write(str(paused), np.concatenate([audio[:at], np.zeros(16_000, np.float32), audio[at:]]), 16_000)
+    result = replay_file(paused, tmp_path / "model", engines, config, realtime=True)
+    endpoints = [e for r in result.records for e in r.events if isinstance(e, ev.Endpoint)]
+    return endpoints, [r.heard for r in result.records if r.heard]
 
 
 def said_why(endpoint, config) -> None:

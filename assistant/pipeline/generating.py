@@ -9,6 +9,7 @@ speak (a Sentence or ReplyEnd to the speaking stage).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Callable
 
 from assistant import events as ev
@@ -72,17 +73,20 @@ class Generator:
 
         names = own_names(name, said, notes)
 
+        @cache  # a piece is judged as it would be voiced, then voiced: one repair for both
+        def voiced(piece: str) -> str:
+            return repaired(spoken_form(piece), name or "", said, notes)
+
         def unfounded(piece: str) -> bool:
             """The examples' notes, a number nobody said, or the person's own name given to one of theirs
             (judged as it would be voiced: "My dog is Dana." is said "Your dog is Dana.")."""
-            voiced = repaired(spoken_form(piece), name or "", said, notes)
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
-                    or any(their_name_for_another(voiced, own) for own in names))
+                    or any(their_name_for_another(voiced(piece), own) for own in names))
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
         for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, known), job.heard, earlier, unfounded):
-            sentence = continued(last, repaired(spoken_form(piece), name or "", said, notes))
+            sentence = continued(last, voiced(piece))
             if sentence:
                 self._said(job, sentence)
                 last = sentence

@@ -73,6 +73,11 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
+def _stems(text: str) -> set[str]:
+    """The text's words by their first four letters: "walk" and "walking" are one word."""
+    return {w[:4] for w in word_set(text)}
+
+
 _YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b", re.I)
 _WHEN_SAID = {"today", "now", "just", "again", "earlier"}  # words that place what they told, and add nothing
 
@@ -85,7 +90,7 @@ def tells_them_back(piece: str, heard: str) -> bool:
     Asked "Am I…?", it is the answer."""
     opening = _YOU_ARE.match(piece)
     words = content_words(piece[opening.end():]) if opening else set()
-    stems = {w[:4] for w in word_set(heard)}
+    stems = _stems(heard)
     new = {w for w in new_words(words, heard) - _WHEN_SAID if w[:4] not in stems}
     return bool(words) and not new and not asks(heard)
 
@@ -210,8 +215,7 @@ def ignores_trouble(start: str, heard: str) -> bool:
     it's always good to be prepared for unexpected situations." to a worry about Max's limp)."""
     if not told_of_trouble(heard) or asks(heard) or _SYMPATHY.search(start):
         return False
-    stems = {w[:4] for w in word_set(heard)}
-    return not any(w[:4] in stems for w in content_words(start))
+    return not {w[:4] for w in content_words(start)} & _stems(heard)
 
 
 def unearned_openings(heard: str) -> tuple[str, ...]:
