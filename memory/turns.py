@@ -9,6 +9,7 @@ stores both raw turns at once (committed before anything else can fail) and then
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable, Sequence
@@ -21,6 +22,7 @@ from .clusters import ALPHA
 from .dates import format_date
 from .emergence import Change, Emergence
 from .errors import MemoryStoreError
+from .implied import ImpliedFeelings
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
 from .store import MemoryStore
@@ -55,6 +57,7 @@ class PersonMemory:
         self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
+        self.implied = ImpliedFeelings(self.embedder)
         self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
             if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
@@ -134,6 +137,9 @@ class PersonMemory:
         facts = extract.analyse(text, now.date(), known, self.name)
         if not facts.fact:
             return None
+        named = facts.affect
+        if named is None:  # no feeling named: the one the words imply, if any
+            facts = replace(facts, affect=self.implied.of(text))
         when = format_date(now.date())
         happens = facts.dates[0].when.isoformat() if facts.dates else None
         new = Draft(facts.fact, when, emotion=facts.affect.label if facts.affect else None,
@@ -152,8 +158,11 @@ class PersonMemory:
         fact_text = render(new, self.name)
         node_texts = []
         touched = [m.name for m in facts.mentions]
-        felt = facts.affect or self._heard_affect(text, turn_id)  # the words first; the voice where they say none
+        # for the persona, a feeling the voice shows where the words name none, before one they imply
+        felt = named or self._heard_affect(text, turn_id) or facts.affect
         if felt:
+            if felt.cause:  # in the notes' words, as the item's cause is ("Grace is training", not "I'm")
+                felt = replace(felt, cause=extract.third_person(felt.cause, self.name))
             previous = {p["entity_id"]: p for p in self.store.persona(self.person_id, "cross")}
             node_texts = persona.cross_nodes(felt, touched, turn_id, None, self.name)
         node_vecs = self.embedder.embed([n.text for n in node_texts]) if node_texts else []

@@ -1,0 +1,107 @@
+"""Feelings a turn implies without naming them ("My grandad passed away on Tuesday").
+
+The turn's sentence vector (the text embedder's) is compared with short described situations, a
+few for each feeling and some that carry none (plain facts, routines, text read aloud, counting).
+Each kind scores the mean of its NEAREST closest situations; the best kind wins when it is clearly
+nearer than any other, the situations that carry none included. The situations are kinds of event, in
+the speaker's words, not anyone's sentences; measured by benchmarks/memory.py --writes.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .affect import EMOTIONS, Affect, main_event
+
+NONE = "none"
+NEAREST = 2  # situations a kind is judged by: one alone let a single odd neighbour decide
+MARGIN = 0.03  # how much nearer the winner must be than any other kind: a close call records nothing,
+               # as a wrong feeling in a note is worse than none (it colours the replies)
+
+SITUATIONS: dict[str, tuple[str, ...]] = {
+    # Each life topic (family, pets, work, health, home, travel, money, friends, achievements) has a
+    # situation of several kinds, so that what decides is what happened, not what it was about.
+    "happy": ("A baby was born in our family.", "We got a new puppy.", "I got the job I wanted.",
+              "The doctor says I'm healthy.", "We bought our first house.", "We had a lovely holiday.",
+              "I got a pay rise.", "An old friend got back in touch with me.", "I passed the exam.",
+              "We finished the project and it turned out great.", "My son won the competition.",
+              "I love my new job."),
+    "excited": ("We are going on holiday next week!", "I start my new job on Monday and can't believe it!",
+                "We move into the new house this weekend!", "The concert I've waited months for is on Saturday!",
+                "My best friend is coming to stay tomorrow!", "My book comes out next month!",
+                "Our baby is due any day now!"),
+    "relieved": ("The scan came back clear.", "The operation went well and she is recovering.",
+                 "They found our lost dog safe.", "The flight landed safely after all.",
+                 "We finally paid off the loan.", "I kept my job after all.",
+                 "The storm passed and the house is fine.", "It turned out to be nothing serious."),
+    "sad": ("Someone in my family died.", "Our dog died.", "My best friend moved far away.",
+            "My partner and I broke up.", "We had to sell the family home.", "I lost my job.",
+            "I miss my family back home.", "The trip we planned for years fell through.",
+            "I failed the exam again."),
+    "worried": ("My mother is ill and waiting for test results.", "Our cat hasn't come home for two days.",
+                "There might be job cuts at work.", "I can't afford the rent this month.",
+                "I have a big presentation tomorrow and I'm not ready.", "My son is struggling at school.",
+                "The doctor wants to run more tests.", "My flight might be cancelled by the storm."),
+    "frustrated": ("The train was delayed again.", "My computer crashed and I lost my work.",
+                   "The landlord still hasn't fixed the heating.", "My colleague keeps taking credit for my work.",
+                   "The neighbours' dog barks all night.", "I've been on hold with the bank for an hour.",
+                   "They cancelled my appointment again at the last minute.", "The delivery never came, again."),
+    "tired": ("I have worked long hours all week with no rest.", "I haven't slept properly for days.",
+              "I can barely stay awake.", "I've been busy all day and have no energy left.",
+              "The night shifts are draining me.", "The baby was up all night."),
+    NONE: ("My sister lives in another city.", "We have a cat called Tom.", "I work in an office in town.",
+           "I take my tablets every morning.", "We live in a flat near the station.",
+           "I take the train to work.", "I get paid at the end of the month.", "My friend is a nurse.",
+           "The meeting is on Tuesday at ten.", "It is cloudy today.", "I usually have tea in the morning.",
+           "The book describes the history of the city.", "The old king ruled the land and the people obeyed his laws.",
+           "One, two, three, four.", "Red, green, blue and yellow.", "The recipe needs two eggs and some flour.",
+           # plain things done, not only things that are: a walk with the dog is no loss of one
+           "I walked the dog in the park this morning.", "I visited my parents at the weekend.",
+           "I cooked dinner for the family last night."),
+}
+
+
+def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NEAREST,
+                  margin: float = MARGIN) -> str | None:
+    """The feeling whose nearest situations are closest on average, by at least `margin` over every
+    other kind; None when the situations that carry no feeling win or the call is close.
+    similarities: per kind (NONE included), one per situation."""
+    scores = {kind: float(np.mean(sorted(sims)[-nearest:])) for kind, sims in similarities.items() if len(sims)}
+    ranked = sorted(scores, key=scores.get, reverse=True)
+    if not ranked or ranked[0] == NONE:
+        return None
+    if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < margin:
+        return None
+    return ranked[0]
+
+
+class ImpliedFeelings:
+    """`of(text)`: the Affect a turn implies (stated=False, its cause the turn's main event), or None.
+    The situations are embedded once, on first use."""
+
+    def __init__(self, embedder) -> None:
+        self.embedder = embedder
+        self._kinds: list[str] = []
+        self._matrix: np.ndarray | None = None
+
+    def _situations(self) -> tuple[list[str], np.ndarray]:
+        if self._matrix is None:
+            self._kinds = [kind for kind, said in SITUATIONS.items() for _ in said]
+            self._matrix = self.embedder.embed([s for said in SITUATIONS.values() for s in said])
+        return self._kinds, self._matrix
+
+    def of(self, text: str) -> Affect | None:
+        if not text.strip():
+            return None
+        kinds, matrix = self._situations()
+        sims = matrix @ self.embedder.embed_one(text)
+        by_kind: dict[str, list[float]] = {}
+        for kind, sim in zip(kinds, sims):
+            by_kind.setdefault(kind, []).append(float(sim))
+        label = implied_label(by_kind)
+        if label is None:
+            return None
+        valence, arousal, _ = EMOTIONS[label]
+        return Affect(label, valence, arousal, main_event(text) or None, stated=False)

@@ -1,0 +1,65 @@
+"""Feelings a turn implies without naming them: the pure choice, the real embedder's reading of
+sentences written for this test, and what PersonMemory writes from them."""
+
+import sqlite3
+from datetime import datetime
+
+import pytest
+
+from memory import PersonMemory, open_store
+from memory.implied import NONE, ImpliedFeelings, implied_label
+
+
+def test_the_kind_whose_nearest_situations_are_closest_wins():
+    sims = {"sad": [0.1, 0.5, 0.4], "happy": [0.6, 0.0, 0.1], NONE: [0.2, 0.3]}
+    assert implied_label(sims) == "sad"            # (0.5 + 0.4) / 2 against happy's (0.6 + 0.1) / 2
+    assert implied_label(sims, nearest=1) == "happy"
+
+
+def test_no_feeling_when_the_plain_situations_are_as_close_or_the_call_is_close():
+    assert implied_label({"sad": [0.3, 0.3], NONE: [0.3, 0.3]}) is None
+    assert implied_label({"worried": [0.2, 0.25], NONE: [0.4, 0.1]}) is None
+    assert implied_label({"sad": [0.41], "worried": [0.40], NONE: [0.1]}, nearest=1, margin=0.02) is None
+    assert implied_label({"sad": [0.43], "worried": [0.40], NONE: [0.1]}, nearest=1, margin=0.02) == "sad"
+    assert implied_label({NONE: [0.5]}) is None
+    assert implied_label({}) is None
+
+
+@pytest.fixture(scope="module")
+def implied(embedder):
+    return ImpliedFeelings(embedder)
+
+
+@pytest.mark.parametrize("said, feeling", [
+    ("Our old dog died on Sunday.", "sad"),
+    ("The bus broke down again and I missed my appointment.", "frustrated"),
+    ("We're going to Rome for a week on Saturday!", "excited"),
+    ("I've done twelve-hour days all week with no break.", "tired"),
+])
+def test_a_feeling_implied_by_what_happened_is_read(implied, said, feeling):
+    found = implied.of(said)
+    assert found is not None and found.label == feeling and not found.stated
+    assert found.cause == said.rstrip(".!")
+
+
+@pytest.mark.parametrize("said", ["My brother is a pilot.", "I have porridge for breakfast.", "Five, six, seven, eight.",
+                                  "I walked the dog along the canal after lunch."])
+def test_plain_facts_imply_no_feeling(implied, said):
+    assert implied.of(said) is None
+
+
+def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embedder):
+    store = open_store(tmp_path, embedder)
+    try:
+        pm = PersonMemory(store, store.add_person("Dana"), clock=lambda: datetime(2026, 3, 2, 9))
+        pm.remember("Our old dog died on Sunday.", "I'm so sorry.")
+        pm.remember("My brother is a pilot.", "Nice.")
+        pm.remember("I'm glad the bus broke down, I got a day off.", "Ha!")
+        conn = sqlite3.connect(f"file:{tmp_path / 'hearth.db'}?mode=ro", uri=True)
+        ids = [r[0] for r in conn.execute("SELECT id FROM items WHERE kind = 'fact' ORDER BY id")]
+        conn.close()
+        written = [store.current_version(i) for i in ids]
+        assert [(v.emotion, v.cause) for v in written[:2]] == [("sad", "Our old dog died on Sunday"), (None, None)]
+        assert written[2].emotion == "happy"  # named: the words decide, not the situations
+    finally:
+        store.close()
