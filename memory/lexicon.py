@@ -79,7 +79,8 @@ NOT_NAMES = set("""i i'm i've i'll i'd im a an the my our your his her their its
 this that these those there here what when where why how who which whose but and or so if then because also just
 well oh hey hi hello yes yeah yep yup no nope ok okay sure thanks thank wow yay great good bad nice cool awesome congrats
 congratulations please sorry hmm haha lol omg anyway actually honestly really totally today yesterday tomorrow
-tonight last next this monday tuesday wednesday thursday friday saturday sunday january february march april may june
+tonight last next this monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
+thursdays fridays saturdays sundays weekends january february march april may june
 july august september october november december is are was were be been do did does have has had can could will
 would should might must let lets let's not don't didn't can't won't it's that's what's there's i'd glad love
 happy excited sounds guess know think maybe definitely absolutely totally exactly right true agree same mr mrs ms dr

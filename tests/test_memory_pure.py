@@ -126,6 +126,30 @@ def test_the_assistant_greeted_by_name_is_no_entity_of_the_persons_memory():
     assert [m.name for m in ms] == ["Max"]
 
 
+@pytest.mark.parametrize("said, head, phrase", [
+    ("The ferry was late again.", "ferry", "ferry"),
+    ("My neighbour's hedge keeps growing over the fence.", "hedge", "neighbour's hedge"),
+    ("I couldn't sleep because the boiler broke in the night.", "boiler", "boiler"),
+    ("Our old van finally passed its inspection.", "van", "old van"),
+    ("The cottage we rented was lovely.", "cottage", "cottage"),
+])
+def test_a_turn_that_names_nothing_is_about_the_thing_its_clause_opens_with(said, head, phrase):
+    assert extract.subject_of(said)[:2] == (head, phrase)
+    ms = extract.find_mentions(said, [])
+    assert [(m.name, m.named) for m in ms] == [(head, False)]
+
+
+@pytest.mark.parametrize("said", ["It's raining again.", "The best thing is that it works.",
+                                  "I usually read the paper over breakfast.", "Seven of hearts, eight of spades."])
+def test_no_subject_is_guessed_where_no_clause_opens_with_a_thing(said):
+    assert extract.subject_of(said) is None
+
+
+def test_a_named_thing_comes_before_the_subject_and_days_are_no_names():
+    assert [m.name for m in extract.find_mentions("The train to Leeds was cancelled.", [])] == ["Leeds"]
+    assert [m.name for m in extract.find_mentions("The shop closes early on Sundays.", [])] == ["shop"]
+
+
 def test_third_person_and_fact():
     assert extract.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
     text = "Hi! I saw Anna yesterday. How are you?"
