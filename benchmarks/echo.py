@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "benchmarks"))  # after the packages: benchmarks/memory.py is no `memory`
 sys.path.append(str(ROOT / "tests"))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402
@@ -248,9 +249,7 @@ def main() -> int:
               f"{f(s['duck_ms']['p50'], '.0f'):>8} {f(s['duck_ms']['p95'], '.0f'):>8} {s['echo_ducks']:>10} "
               f"{f(s['double_talk_wer'], '.2f'):>7} {f(s['clean_wer'], '.2f'):>9}")
     print(f"({report['wall_seconds']:.0f} s)")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-        print(f"wrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 

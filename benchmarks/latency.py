@@ -29,6 +29,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from assistant import events as ev  # noqa: E402
 from assistant.clock import MonotonicClock  # noqa: E402
@@ -194,9 +195,7 @@ def main() -> int:
     if "endpoint_cutoffs" in report:
         for mode, c in report["endpoint_cutoffs"].items():
             print(f"endpoint ({mode}): {c['cut_offs']} of {c['endpoints']} endpoints cut a speaker off")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-        print(f"\nwrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 

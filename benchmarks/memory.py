@@ -39,6 +39,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from memory import MemoryStore, PersonMemory, open_store  # noqa: E402
 from memory.ranking import block_results, estimate_tokens, memory_block  # noqa: E402
@@ -674,9 +675,7 @@ def main(argv=None) -> int:
     if not args.skip_scale:
         report["scale"] = r = run_scale(embedder, [int(s) for s in args.sizes.split(",")])
         print_scale(r)
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2, default=str))
-        print(f"\nwrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 

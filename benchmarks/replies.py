@@ -25,6 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from assistant.reply import checks, perspective  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
@@ -184,8 +185,7 @@ def main(argv=None) -> int:
     t = summary["sessions"]
     print(f"replies to what was told in the sessions: {t['replies']}  passed {t['passed']:.2f}  perspective "
           f"{t['perspective']}  parrots {t['parrot']}  empty {t['empty']}  refusals {t['refusal']}  layout {t['layout']}")
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=2))
+    write_json(args.json, summary)
     return 0
 
 

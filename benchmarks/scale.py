@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import sys
 import tempfile
 import time
@@ -29,6 +28,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from assistant.config import load_config  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
@@ -153,9 +153,7 @@ def main() -> int:
         report["ratio_large_over_small_p50"] = p50["large"] / p50["small"]
         print(f"\nspeech end to first audio, p50: large / small = {report['ratio_large_over_small_p50']:.3f} "
               f"(goal at most 1.10)")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-        print(f"wrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 

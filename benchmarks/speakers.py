@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -36,6 +35,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from audio import FRAME_SECONDS  # noqa: E402
 from audio.sources import read_audio_file  # noqa: E402
@@ -334,8 +334,7 @@ def main() -> int:
     if str(wav) and wav.is_file() and wav.with_suffix(".rttm").is_file():
         conv = conversation_benchmark(encoder, wav, wav.with_suffix(".rttm"))
     print_report(spk, conv)
-    if args.json:
-        args.json.write_text(json.dumps({"speakers": spk, "conversation": conv}, indent=2, default=str))
+    write_json(args.json, {"speakers": spk, "conversation": conv})
     return 0
 
 

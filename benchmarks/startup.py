@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "tests"))
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
 from audio.sources import read_audio_file  # noqa: E402
 from soundstack import PersonVoice, SoundStack, missing  # noqa: E402
@@ -156,9 +157,7 @@ def main() -> int:
                            (f"first start after hearth prepare ({fe['prepare_s']:.0f} s)", fe["prepared"])):
             print(f"  {label}: listening {run['listening_s']:.1f} s, first reply {run['first_reply_s']:.1f} s; "
                   + ", ".join(f"{k} {v:.1f} s" for k, v in run["models"].items()))
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-        print(f"wrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 

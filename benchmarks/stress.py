@@ -34,12 +34,12 @@ cache (any earlier `make demo` or `make test` did it). Scratch files go to --wor
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 from crash import CrashReport, crash_test
+from json_report import write_json
 from long_replay import SPEECH
 from soak import SoakReport, soak
 
@@ -150,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.soak_minutes > 0 else None
     print()
     print(table(crash, soaked))
-    if args.json:
-        args.json.write_text(json.dumps({"crash": _jsonable(crash), "soak": _jsonable(soaked)}, indent=2))
+    write_json(args.json, {"crash": _jsonable(crash), "soak": _jsonable(soaked)})
     return 0 if crash is None or crash.ok else 1
 
 

@@ -24,7 +24,6 @@ Pauses are digital silence: a room's noise in a real pause only makes the VAD's 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other benchmarks, as modules
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 from latency import SPEECH, default_clips, reference_segments, replay_all  # noqa: E402  (puts the project on sys.path)
 
 from assistant.config import load_config  # noqa: E402
@@ -248,9 +248,7 @@ def main() -> int:
         print(f"speech end to first audio (streaming loop): p50 {first_audio['p50'] * 1000:.0f} ms, "
               f"p95 {first_audio['p95'] * 1000:.0f} ms")
     print("backchannels: not measured yet")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=1))
-        print(f"\nwrote {args.json}")
+    write_json(args.json, report)
     return 0
 
 
