@@ -353,3 +353,23 @@ def test_a_trouble_told_answered_with_neither_sympathy_nor_its_matter_is_begun_a
     assert not rc.bad_start("A broken boiler in this weather is no fun.", told)  # takes up what they told
     assert not rc.ignores_trouble("It's always good to plan ahead.", "We booked the flights today!")  # no trouble
     assert not rc.ignores_trouble("It's always good to plan ahead.", "I'm worried, what should I do?")  # asked
+
+
+def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
+    told = "The ferry was cancelled again and I missed my meeting."
+    assert rc.tells_their_feeling("You are very sorry,", told)  # (heard live, of a cancelled train)
+    assert rc.tells_their_feeling("You're so happy about the ferry.", told)
+    assert rc.bad_start("You feel angry about the ferry.", told)
+    assert not rc.tells_their_feeling("You must be fed up.", told)  # a guess, as people make
+    assert not rc.tells_their_feeling("That sounds annoying.", told)
+    assert not rc.tells_their_feeling("You are very relieved.", "Mum is home and I'm so relieved.")  # told
+    assert not rc.tells_their_feeling("You are right.", "I think it will rain.")  # no feeling
+    assert not rc.tells_their_feeling("You are worried about your knee.", "What's been bothering me?")  # asked
+
+
+def test_saying_it_was_never_told_answers_only_a_question():
+    told = "My dad has a scan on Monday."
+    for said in ("You don't know, you haven't told me.", "I don't have enough information to answer.",
+                 "I don't have any details about that."):
+        assert rc.not_told(said) and rc.bad_start(said, told)
+    assert not rc.not_told("You know, that's a big week.")

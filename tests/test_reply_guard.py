@@ -150,6 +150,14 @@ def test_a_last_try_that_still_says_it_does_not_know_is_voiced():
     assert len(calls) == TRIES
 
 
+def test_a_last_try_that_says_it_was_never_told_what_was_just_told_is_not_voiced():
+    """(heard live: "I don't have information about the train cancellation and my late work.");
+    the caller acknowledges instead."""
+    make, calls, _ = scripted(*([["I don't have information about the train cancellation."]] * TRIES))
+    assert list(begun_well(make, "The train was cancelled again and I was late for work.")) == []
+    assert len(calls) == TRIES
+
+
 def test_a_clause_that_says_their_words_back_is_begun_again_before_the_rest_is_made():
     # read aloud, the model copied the sentence; waiting for its second piece cost 25 words' generation
     heard = "For although the Chinese took impressions from wood blocks engraved in relief"

@@ -95,6 +95,24 @@ def tells_them_back(piece: str, heard: str) -> bool:
     return bool(words) and not new and not asks(heard)
 
 
+_YOU_FEEL = re.compile(r"^\W*(?:you are|you're|you feel)\s+"
+                       r"(?:(?:very|so|really|quite|a bit|a little|feeling)\s+)*([a-z]+)", re.I)
+
+
+def tells_their_feeling(piece: str, heard: str) -> bool:
+    """Told something, "You are very sorry," (or "You feel happy") with a feeling they did not
+    state (a word of the emotion lexicon, or "sorry", not among what they said by its stem): a small
+    model hands the person the feeling its notes or its own sympathy hold ("You are very sorry," to
+    a cancelled train, heard live). "You must be thrilled!" guesses, as people do, and is left be.
+    Asked "Am I…?", it is the answer."""
+    said = _YOU_FEEL.match(piece)
+    if not said or asks(heard):
+        return False
+    word = said.group(1).lower()
+    feeling = word == "sorry" or detect_affect(f"I'm {word}") is not None
+    return feeling and word[:4] not in _stems(heard)
+
+
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
 
 
@@ -136,7 +154,8 @@ def undecided_start(piece: str, heard: str = "") -> bool:
 _NOT_TOLD = re.compile(
     r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b"
     r"|\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b"
-    r"|\bi (?:don't|do not) have (?:any |that )?(?:information|record|note)", re.I)
+    r"|^\W*you (?:don't|do not) know\b"  # (its "I don't know" turned to "you" by a slip)
+    r"|\bi (?:don't|do not) have (?:any |that |enough |the |more )?(?:information|record|note|details?)", re.I)
 _UNSURE = re.compile(r"\bi'm not sure\b|\bi am not sure\b", re.I)
 
 
@@ -272,9 +291,9 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
-    told, with neither sympathy nor anything of what they told."""
+    told, with neither sympathy nor anything of what they told, or with a feeling they did not tell."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
-            or tells_them_back(start, heard) or negates(start, heard):
+            or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, parrots, praises_untold, recites, said_again, undecided_start
+from assistant.reply.checks import (bad_start, not_told, parrots, praises_untold, recites, said_again,
+                                    undecided_start)
 from assistant.reply.sentences import lead_in
+from text.questions import asks
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
 TRIES = 3  # the reply as first begun, and two more; the last is voiced unless it would be a fragment
@@ -51,11 +53,12 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             yield from head
             yield from pieces
             return
-        # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out or
-        # says an earlier reply again
+        # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out,
+        # says an earlier reply again or says it was never told what was just told (the caller's
+        # acknowledgement is better than "I don't have information about the train cancellation")
         if attempt == TRIES - 1:
             if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
-                    or said_again(start, earlier)):
+                    or said_again(start, earlier) or not_told(start) and not asks(heard)):
                 yield from head
                 yield from pieces
             pieces.close()
