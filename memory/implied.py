@@ -9,6 +9,7 @@ the speaker's words, not anyone's sentences; measured by benchmarks/memory.py --
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -78,8 +79,8 @@ def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NE
 
 
 class ImpliedFeelings:
-    """`of(text)`: the Affect a turn implies (stated=False, its cause the turn's main event), or None.
-    The situations are embedded once, on first use."""
+    """`of(text)`: the Affect a turn implies (stated=False, its cause the first clause of the turn's
+    main event), or None. The situations are embedded once, on first use."""
 
     def __init__(self, embedder) -> None:
         self.embedder = embedder
@@ -104,4 +105,11 @@ class ImpliedFeelings:
         if label is None:
             return None
         valence, arousal, _ = EMOTIONS[label]
-        return Affect(label, valence, arousal, main_event(text) or None, stated=False)
+        return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
+
+
+def first_clause(event: str) -> str:
+    """What happened, in short: the event up to its first comma, semicolon or "and" where what is
+    before says something (three words or more); the note holds the rest already."""
+    head = re.split(r"\s*[,;]\s*|\s+and\s+", event, maxsplit=1)[0]
+    return head if len(head.split()) >= 3 else event

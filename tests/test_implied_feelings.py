@@ -30,16 +30,16 @@ def implied(embedder):
     return ImpliedFeelings(embedder)
 
 
-@pytest.mark.parametrize("said, feeling", [
-    ("Our old dog died on Sunday.", "sad"),
-    ("The bus broke down again and I missed my appointment.", "frustrated"),
-    ("We're going to Rome for a week on Saturday!", "excited"),
-    ("I've done twelve-hour days all week with no break.", "tired"),
+@pytest.mark.parametrize("said, feeling, cause", [
+    ("Our old dog died on Sunday.", "sad", "Our old dog died on Sunday"),
+    ("The bus broke down again and I missed my appointment.", "frustrated", "The bus broke down again"),
+    ("We're going to Rome for a week on Saturday!", "excited", "We're going to Rome for a week on Saturday"),
+    ("I've done twelve-hour days all week with no break.", "tired", "I've done twelve-hour days all week with no break"),
 ])
-def test_a_feeling_implied_by_what_happened_is_read(implied, said, feeling):
+def test_a_feeling_implied_by_what_happened_is_read_with_what_happened_as_its_cause(implied, said, feeling, cause):
     found = implied.of(said)
     assert found is not None and found.label == feeling and not found.stated
-    assert found.cause == said.rstrip(".!")
+    assert found.cause == cause  # (its first clause: the note holds the rest)
 
 
 @pytest.mark.parametrize("said", ["My brother is a pilot.", "I have porridge for breakfast.", "Five, six, seven, eight.",
