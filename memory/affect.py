@@ -28,7 +28,7 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "sad": (-0.7, 0.3, (r"sad", r"down", r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy")),
     "lonely": (-0.6, 0.3, (r"lonely", r"alone")),
     "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at")),
-    "frustrated": (-0.6, 0.7, (r"frustrat(ed|ing)", r"annoyed", r"irritat(ed|ing)", r"fed up")),
+    "frustrated": (-0.6, 0.7, (r"frustrat(ed|ing)", r"annoy(ed|ing|s)?", r"irritat(ed|ing)", r"fed up")),
     "disappointed": (-0.5, 0.4, (r"disappoint(ed|ing)", r"let down")),
     "guilty": (-0.4, 0.4, (r"guilt(y)?", r"ashamed")),
     "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained")),

@@ -10,6 +10,7 @@ the speaker's words, not anyone's sentences; measured by benchmarks/memory.py --
 from __future__ import annotations
 
 import re
+import threading
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -80,18 +81,25 @@ def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NE
 
 class ImpliedFeelings:
     """`of(text)`: the Affect a turn implies (stated=False, its cause the first clause of the turn's
-    main event), or None. The situations are embedded once, on first use."""
+    main event), or None. The situations are embedded once, on first use; `implied_feelings`
+    shares one reader per embedder between the memory writer and the reply path."""
 
     def __init__(self, embedder) -> None:
         self.embedder = embedder
-        self._kinds: list[str] = []
-        self._matrix: np.ndarray | None = None
+        self._situations_embedded: tuple[list[str], np.ndarray] | None = None
+        self._lock = threading.Lock()
 
     def _situations(self) -> tuple[list[str], np.ndarray]:
-        if self._matrix is None:
-            self._kinds = [kind for kind, said in SITUATIONS.items() for _ in said]
-            self._matrix = self.embedder.embed([s for said in SITUATIONS.values() for s in said])
-        return self._kinds, self._matrix
+        with self._lock:
+            if self._situations_embedded is None:
+                kinds = [kind for kind, said in SITUATIONS.items() for _ in said]
+                self._situations_embedded = kinds, self.embedder.embed([s for said in SITUATIONS.values() for s in said])
+            return self._situations_embedded
+
+    def bad_news(self, text: str) -> bool:
+        """Whether what was said implies a feeling that is not good."""
+        felt = self.of(text)
+        return felt is not None and felt.valence < 0
 
     def of(self, text: str) -> Affect | None:
         if not text.strip():
@@ -108,8 +116,26 @@ class ImpliedFeelings:
         return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
 
 
+_READERS: dict[int, ImpliedFeelings] = {}
+_READERS_LOCK = threading.Lock()
+
+
+def implied_feelings(embedder) -> ImpliedFeelings:
+    """The one reader of implied feelings for this embedder (its situations embedded once)."""
+    with _READERS_LOCK:
+        reader = _READERS.get(id(embedder))
+        if reader is None or reader.embedder is not embedder:
+            reader = _READERS[id(embedder)] = ImpliedFeelings(embedder)
+        return reader
+
+
 def first_clause(event: str) -> str:
     """What happened, in short: the event up to its first comma, semicolon or "and" where what is
     before says something (three words or more); the note holds the rest already."""
     head = re.split(r"\s*[,;]\s*|\s+and\s+", event, maxsplit=1)[0]
-    return head if len(head.split()) >= 3 else event
+    head = head if len(head.split()) >= 3 else event
+    # it follows "because" in the note: "… because my grandad passed away", not "because My grandad"
+    return _LEADING.sub(lambda m: m.group(0).lower(), head, count=1)
+
+
+_LEADING = re.compile(r"^(?:My|Our|Your|His|Her|Their|The|A|An|We|It|This|That|These|Those)\b")

@@ -76,15 +76,22 @@ def vector_scores(similarity, days, valences, match, now_day: float, query_valen
 
 
 def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_valence: float | None = None,
-         floor: float = RELEVANCE_FLOOR, max_persona: int = 2, nouns: frozenset[str] = frozenset()) -> list[Result]:
+         floor: float = RELEVANCE_FLOOR, max_persona: int = 2, nouns: frozenset[str] = frozenset(),
+         feeling: str | None = None) -> list[Result]:
     """The k best candidates by similarity, affect compatibility, recency and entity match.
 
     One result per row, persona nodes that repeat one feeling about one cause counted once, and at
     most `max_persona` of them, so facts keep room in the block. A candidate needs `floor`
     similarity at least, unless its entity was named, it carries the feeling the query names, or
     it says one of the things the query names (`nouns`: "my dog" finds "…walk with my dog Max",
-    filed under Max, at a similarity of 0.2)."""
+    filed under Max, at a similarity of 0.2). Where the query names a feeling (`feeling`, a label
+    of memory.affect: "annoying" is "frustrated") and a persona node names it too, the persona
+    places go to such nodes: by valence and similarity alone, asked "What has been annoying me?",
+    a sadness about a grandfather took the one place from the frustration about a train."""
     best: dict[tuple[str, int], Result] = {}
+    names_feeling = re.compile(rf"\b{re.escape(feeling[:5])}", re.I) if feeling else None
+    asked_feeling = names_feeling is not None and any(
+        c.kind == "persona" and names_feeling.search(c.text) for c in candidates)
     for c in candidates:
         same_feeling = bool(query_valence) and c.valence * query_valence > 0
         mentioned = bool(nouns) and bool(nouns & content_words(c.text))
@@ -100,7 +107,7 @@ def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_va
         c = r.candidate
         if c.kind == "persona":
             same = c.text.split(":", 1)[-1].strip().lower()  # one feeling about one cause, whatever the entity
-            if same in seen or personas >= max_persona:
+            if same in seen or personas >= max_persona or asked_feeling and not names_feeling.search(c.text):
                 continue
             seen.add(same)
             personas += 1

@@ -204,7 +204,9 @@ class Recaller:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
                                             "pool" if w > 0 else "fallback", tuple(m.provenance), m.entity_id))
-        return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query))
+        felt = detect_affect(query)
+        return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query),
+                    feeling=felt.label if felt else None)
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int) -> list[tuple[int, float, float]]:

@@ -22,7 +22,7 @@ from .clusters import ALPHA
 from .dates import format_date
 from .emergence import Change, Emergence
 from .errors import MemoryStoreError
-from .implied import ImpliedFeelings
+from .implied import implied_feelings
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
 from .store import MemoryStore
@@ -57,7 +57,7 @@ class PersonMemory:
         self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
-        self.implied = ImpliedFeelings(self.embedder)
+        self.implied = implied_feelings(self.embedder)
         self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
             if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []

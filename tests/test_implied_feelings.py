@@ -31,9 +31,9 @@ def implied(embedder):
 
 
 @pytest.mark.parametrize("said, feeling, cause", [
-    ("Our old dog died on Sunday.", "sad", "Our old dog died on Sunday"),
-    ("The bus broke down again and I missed my appointment.", "frustrated", "The bus broke down again"),
-    ("We're going to Rome for a week on Saturday!", "excited", "We're going to Rome for a week on Saturday"),
+    ("Our old dog died on Sunday.", "sad", "our old dog died on Sunday"),
+    ("The bus broke down again and I missed my appointment.", "frustrated", "the bus broke down again"),
+    ("We're going to Rome for a week on Saturday!", "excited", "we're going to Rome for a week on Saturday"),
     ("I've done twelve-hour days all week with no break.", "tired", "I've done twelve-hour days all week with no break"),
 ])
 def test_a_feeling_implied_by_what_happened_is_read_with_what_happened_as_its_cause(implied, said, feeling, cause):
@@ -48,6 +48,16 @@ def test_plain_facts_imply_no_feeling(implied, said):
     assert implied.of(said) is None
 
 
+def test_bad_news_is_what_implies_a_feeling_that_is_not_good(embedder):
+    from memory.implied import implied_feelings
+
+    reader = implied_feelings(embedder)
+    assert reader is implied_feelings(embedder)  # one reader, its situations embedded once
+    assert reader.bad_news("Our old dog died on Sunday.")
+    assert not reader.bad_news("We're going to Rome for a week on Saturday!")
+    assert not reader.bad_news("My brother is a pilot.")
+
+
 def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embedder):
     store = open_store(tmp_path, embedder)
     try:
@@ -59,7 +69,7 @@ def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embed
         ids = [r[0] for r in conn.execute("SELECT id FROM items WHERE kind = 'fact' ORDER BY id")]
         conn.close()
         written = [store.current_version(i) for i in ids]
-        assert [(v.emotion, v.cause) for v in written[:2]] == [("sad", "Our old dog died on Sunday"), (None, None)]
+        assert [(v.emotion, v.cause) for v in written[:2]] == [("sad", "our old dog died on Sunday"), (None, None)]
         assert written[2].emotion == "happy"  # named: the words decide, not the situations
     finally:
         store.close()

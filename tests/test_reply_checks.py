@@ -373,3 +373,22 @@ def test_saying_it_was_never_told_answers_only_a_question():
                  "I don't have any details about that."):
         assert rc.not_told(said) and rc.bad_start(said, told)
     assert not rc.not_told("You know, that's a big week.")
+
+
+def test_bad_news_cheered_is_begun_again():
+    died = "Our neighbour passed away last night."
+    bad = lambda heard: heard == died  # noqa: E731  (the reply path reads it with the embedder)
+    for cheer in ("That's great to hear!", "Congratulations!", "How wonderful,", "Glad to hear that."):
+        assert rc.cheers_bad_news(cheer, died, bad) and rc.bad_start(cheer, died, bad_news=bad)
+    assert not rc.cheers_bad_news("That's so sad.", died, bad)
+    assert not rc.cheers_bad_news("Congratulations!", "I passed my driving test!", bad)  # good news
+    assert not rc.cheers_bad_news("Great question!", "Did my neighbour pass away?", lambda heard: True)  # asked
+    assert rc.bad_start("Great,", "I'm so worried about my mum.")  # by default: a bad feeling named
+
+
+def test_a_reply_that_greets_hearth_itself_is_begun_again():
+    hello = "Hi Hearth, I'm Sam."
+    assert rc.greets_itself("Hi, hearth!") and rc.bad_start("Hi, Hearth! How can I help?", hello)
+    assert rc.greets_itself("Hello Hearth.")
+    assert not rc.greets_itself("Hi Sam!") and not rc.bad_start("Hi Sam!", hello)
+    assert not rc.greets_itself("I'm Hearth, nice to meet you.")

@@ -158,6 +158,16 @@ def test_a_last_try_that_says_it_was_never_told_what_was_just_told_is_not_voiced
     assert len(calls) == TRIES
 
 
+def test_bad_news_cheered_is_begun_again_and_never_voiced():
+    died = "Our neighbour passed away last night."
+    make, calls, _ = scripted(["That's great to hear!"], ["I'm so sorry.", "Were you close?"])
+    assert list(begun_well(make, died, bad_news=lambda heard: True)) == ["I'm so sorry.", "Were you close?"]
+    make, calls, _ = scripted(*([["That's great to hear!"]] * TRIES))
+    assert list(begun_well(make, died, bad_news=lambda heard: True)) == []
+    make, calls, _ = scripted(["That's great to hear!"])
+    assert list(begun_well(make, "We won the quiz!", bad_news=lambda heard: False)) == ["That's great to hear!"]
+
+
 def test_a_clause_that_says_their_words_back_is_begun_again_before_the_rest_is_made():
     # read aloud, the model copied the sentence; waiting for its second piece cost 25 words' generation
     heard = "For although the Chinese took impressions from wood blocks engraved in relief"

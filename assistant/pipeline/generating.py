@@ -18,12 +18,14 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers, unearned_openings
+from assistant.reply.checks import (ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers,
+                                    told_of_trouble, unearned_openings)
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, repaired, their_name_for_another
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
+from memory.implied import implied_feelings
 from text.questions import asks, asks_about_themselves
 
 
@@ -83,9 +85,15 @@ class Generator:
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
                     or any(their_name_for_another(voiced(piece), own) for own in names))
 
+        def bad_news(heard: str) -> bool:
+            """Asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one."""
+            return told_of_trouble(heard) or self.engines.embedder is not None \
+                and implied_feelings(self.engines.embedder).bad_news(heard)
+
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
-        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, known), job.heard, earlier, unfounded):
+        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, known, bad_news), job.heard, earlier,
+                               unfounded):
             sentence = continued(last, voiced(piece))
             if sentence:
                 self._said(job, sentence)

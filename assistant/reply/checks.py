@@ -12,8 +12,10 @@ know persons live).
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from memory.affect import detect_affect
+from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 from assistant.reply.perspective import new_words, perspective_errors, speaks_as_theirs
 from assistant.reply.sentences import lead_in
@@ -217,6 +219,29 @@ def told_of_trouble(heard: str) -> bool:
     return bool(felt and felt.valence < 0)
 
 
+_CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
+                     r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
+                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
+
+
+_GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
+
+
+def greets_itself(start: str) -> bool:
+    """The person's greeting said back to Hearth by its own name ("Hi, hearth!" to "Hi, Hearth, I'm
+    Sam.", heard live): it greets the person, not itself."""
+    greeted = _GREETS.match(start)
+    return bool(greeted) and greeted.group(1).lower() in ASSISTANT_NAMES
+
+
+def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+    """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
+    away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
+    only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
+    imply, memory/implied.py)."""
+    return bool(_CHEERS.search(start)) and not asks(heard) and bad_news(heard)
+
+
 def waves_away(start: str, heard: str) -> bool:
     """A trouble told answered with a dismissal. Kept from a reply's first token (unearned_openings),
     one still comes after a lead-in: "You know, it's normal to feel a bit worried" (heard live)."""
@@ -280,7 +305,8 @@ def said_again(start: str, earlier: list[str]) -> bool:
     return len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier)
 
 
-def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") -> bool:
+def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
+              bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
     person's own words back (nothing of its own, or their first words after the subject, whoever
@@ -291,15 +317,17 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "") 
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
-    told, with neither sympathy nor anything of what they told, or with a feeling they did not tell."""
-    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or says_back(start, heard) \
+    told, with neither sympathy nor anything of what they told, or with a feeling they did not tell,
+    or, told bad news (`bad_news`), with a cheer, or by greeting Hearth itself."""
+    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start) \
+            or says_back(start, heard) \
             or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known):
         return True
     if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
-            or ignores_trouble(start, heard):
+            or ignores_trouble(start, heard) or cheers_bad_news(start, heard, bad_news):
         return True
     if said_again(start, earlier):
         return True

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (bad_start, not_told, parrots, praises_untold, recites, said_again,
-                                    undecided_start)
+from assistant.reply.checks import (bad_start, cheers_bad_news, not_told, parrots, praises_untold, recites,
+                                    said_again, told_of_trouble, undecided_start)
 from assistant.reply.sentences import lead_in
 from text.questions import asks
 
@@ -28,13 +28,15 @@ def never(sentence: str) -> bool:
 
 
 def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = (),
-               unfounded: Callable[[str], bool] = never, known: str = "") -> Iterator[str]:
+               unfounded: Callable[[str], bool] = never, known: str = "",
+               bad_news: Callable[[str], bool] = told_of_trouble) -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
     copied: the prompt's worked examples), whose starts are not copied. `unfounded`: whether a piece
     says what nothing in the conversation holds (the worked examples' matter, a made-up number).
     `known`: what the person told Hearth (the notes, what they said before), which a reply does not
-    begin by saying it does not know."""
+    begin by saying it does not know. `bad_news(heard)`: whether they told something bad for them,
+    which a reply does not cheer."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
@@ -48,17 +50,20 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         unsaid = unfounded(start) or len(list(own_words(iter(head), heard, earlier, unfounded))) < len(head)
         # a lead-in's words are not the reply's own: "You know, Max is a bit worried" says their words back
         led = " ".join(head[1:]) if len(head) > 1 and lead_in(head[0]) else ""
-        bad = bad_start(start, heard, earlier, known) or bool(led) and bad_start(led, heard, earlier, known)
+        bad = bad_start(start, heard, earlier, known, bad_news) \
+            or bool(led) and bad_start(led, heard, earlier, known, bad_news)
         if not head or not (unsaid or bad):
             yield from head
             yield from pieces
             return
         # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out,
-        # says an earlier reply again or says it was never told what was just told (the caller's
-        # acknowledgement is better than "I don't have information about the train cancellation")
+        # says an earlier reply again, says it was never told what was just told or cheers bad news
+        # (the caller's acknowledgement is better than "I don't have information about the train
+        # cancellation" or "That's great to hear!")
         if attempt == TRIES - 1:
             if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
-                    or said_again(start, earlier) or not_told(start) and not asks(heard)):
+                    or said_again(start, earlier) or not_told(start) and not asks(heard)
+                    or cheers_bad_news(start, heard, bad_news)):
                 yield from head
                 yield from pieces
             pieces.close()
