@@ -370,7 +370,7 @@ def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
 def test_saying_it_was_never_told_answers_only_a_question():
     told = "My dad has a scan on Monday."
     for said in ("You don't know, you haven't told me.", "I don't have enough information to answer.",
-                 "I don't have any details about that."):
+                 "I don't have any details about that.", "I don't have a specific answer to this question."):
         assert rc.not_told(said) and rc.bad_start(said, told)
     assert not rc.not_told("You know, that's a big week.")
 

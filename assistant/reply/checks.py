@@ -157,7 +157,8 @@ _NOT_TOLD = re.compile(
     r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b"
     r"|\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b"
     r"|^\W*you (?:don't|do not) know\b"  # (its "I don't know" turned to "you" by a slip)
-    r"|\bi (?:don't|do not) have (?:any |that |enough |the |more )?(?:information|record|note|details?)", re.I)
+    r"|\bi (?:don't|do not) have (?:an? |any |that |enough |the |more )?(?:specific |clear )?"
+    r"(?:information|record|note|details?|answer)", re.I)
 _UNSURE = re.compile(r"\bi'm not sure\b|\bi am not sure\b", re.I)
 
 
