@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .affect import EMOTIONS, Affect, main_event
+from .affect import EMOTIONS, Affect, detect_affect, main_event
 
 NONE = "none"
 NEAREST = 2  # situations a kind is judged by: one alone let a single odd neighbour decide
@@ -93,12 +93,14 @@ class ImpliedFeelings:
         with self._lock:
             if self._situations_embedded is None:
                 kinds = [kind for kind, said in SITUATIONS.items() for _ in said]
-                self._situations_embedded = kinds, self.embedder.embed([s for said in SITUATIONS.values() for s in said])
+                vectors = self.embedder.embed([s for said in SITUATIONS.values() for s in said])
+                self._situations_embedded = kinds, vectors
             return self._situations_embedded
 
     def bad_news(self, text: str) -> bool:
-        """Whether what was said implies a feeling that is not good."""
-        felt = self.of(text)
+        """Whether what was said is bad for the speaker: the feeling it names decides ("I'm so
+        relieved" after a stay in hospital is not), else the one it implies."""
+        felt = detect_affect(text) or self.of(text)
         return felt is not None and felt.valence < 0
 
     def of(self, text: str) -> Affect | None:

@@ -56,6 +56,8 @@ def test_bad_news_is_what_implies_a_feeling_that_is_not_good(embedder):
     assert reader.bad_news("Our old dog died on Sunday.")
     assert not reader.bad_news("We're going to Rome for a week on Saturday!")
     assert not reader.bad_news("My brother is a pilot.")
+    assert reader.bad_news("I'm worried, we're going to Rome on Saturday.")  # named: the words decide
+    assert not reader.bad_news("Our old dog died on Sunday, and I'm relieved his pain is over.")
 
 
 def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embedder):

@@ -85,10 +85,9 @@ class Generator:
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
                     or any(their_name_for_another(voiced(piece), own) for own in names))
 
-        def bad_news(heard: str) -> bool:
-            """Asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one."""
-            return told_of_trouble(heard) or self.engines.embedder is not None \
-                and implied_feelings(self.engines.embedder).bad_news(heard)
+        # asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one
+        bad_news = implied_feelings(self.engines.embedder).bad_news if self.engines.embedder is not None \
+            else told_of_trouble
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question

@@ -220,11 +220,6 @@ def told_of_trouble(heard: str) -> bool:
     return bool(felt and felt.valence < 0)
 
 
-_CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
-                     r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
-                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
-
-
 _GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
 
 
@@ -233,6 +228,11 @@ def greets_itself(start: str) -> bool:
     Sam.", heard live): it greets the person, not itself."""
     greeted = _GREETS.match(start)
     return bool(greeted) and greeted.group(1).lower() in ASSISTANT_NAMES
+
+
+_CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
+                     r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
+                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
