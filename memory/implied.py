@@ -3,7 +3,7 @@
 The turn's sentence vector (the text embedder's) is compared with short described situations, a
 few for each feeling and some that carry none (plain facts, routines, text read aloud, counting).
 Each kind scores the mean of its NEAREST closest situations; the best kind wins when it is clearly
-nearer than any other, the situations that carry none included. The situations are kinds of event, in
+nearer than any kind unlike it (no feeling, or one of the other valence). The situations are kinds of event, in
 the speaker's words, not anyone's sentences; measured by benchmarks/memory.py --writes.
 """
 
@@ -68,15 +68,22 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
 def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NEAREST,
                   margin: float = MARGIN) -> str | None:
     """The feeling whose nearest situations are closest on average, by at least `margin` over every
-    other kind; None when the situations that carry no feeling win or the call is close.
+    kind unlike it; None when the situations that carry no feeling win or such a call is close.
     similarities: per kind (NONE included), one per situation."""
     scores = {kind: float(np.mean(sorted(sims)[-nearest:])) for kind, sims in similarities.items() if len(sims)}
     ranked = sorted(scores, key=scores.get, reverse=True)
     if not ranked or ranked[0] == NONE:
         return None
-    if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < margin:
+    best = ranked[0]
+    # a close call between two feelings alike ("happy" or "excited" at a new job) still says how they feel
+    rivals = [kind for kind in ranked[1:] if not _alike(kind, best)]
+    if rivals and scores[best] - scores[rivals[0]] < margin:
         return None
-    return ranked[0]
+    return best
+
+
+def _alike(kind: str, other: str) -> bool:
+    return kind != NONE and other != NONE and (EMOTIONS[kind][0] > 0) == (EMOTIONS[other][0] > 0)
 
 
 class ImpliedFeelings:
