@@ -19,7 +19,7 @@ from .affect import EMOTIONS, Affect, detect_affect, main_event
 
 NONE = "none"
 NEAREST = 2  # situations a kind is judged by: one alone let a single odd neighbour decide
-MARGIN = 0.03  # how much nearer the winner must be than any other kind: a close call records nothing,
+MARGIN = 0.03  # how much nearer the winner must be than any kind unlike it: such a close call records nothing,
                # as a wrong feeling in a note is worse than none (it colours the replies)
 
 SITUATIONS: dict[str, tuple[str, ...]] = {
