@@ -39,8 +39,8 @@ _NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
 _PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]
 _CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|to|by|with|when|after)\b\s*", re.I)
 _PRONOUN_ONLY = re.compile(r"^\W*(it|that|this|them|him|her|so|too|really|though)?\W*$", re.I)
-_FILLER = re.compile(r"^\W*(good news|bad news|well|so|oh|hey|hi|guess what|honestly|anyway|wow|yay|ugh)\b[\W]*",
-                     re.I)
+_FILLER = re.compile(r"^\W*(good news|bad news|well|so|oh|hey|hi|guess what|honestly|anyway|wow|yay|ugh|"
+                     r"can you believe it|you know what|believe it or not|you won't believe it)\b[\W]*", re.I)
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,16 @@ def test_a_named_thing_comes_before_the_subject_and_days_are_no_names():
     assert [m.name for m in extract.find_mentions("The shop closes early on Sundays.", [])] == ["shop"]
 
 
+@pytest.mark.parametrize("said, event", [
+    ("You know what, the boiler broke again.", "the boiler broke again"),
+    ("Believe it or not, we sold the house!", "we sold the house"),
+    ("Guess what? I'm going to be an aunt.", "I'm going to be an aunt"),
+    ("I'm so happy. We sold the house!", "We sold the house"),  # a sentence that only states a feeling is skipped
+])
+def test_what_happened_leaves_out_what_only_leads_up_to_it(said, event):
+    assert affect.main_event(said) == event
+
+
 def test_third_person_and_fact():
     assert extract.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
     text = "Hi! I saw Anna yesterday. How are you?"
