@@ -236,3 +236,15 @@ def test_later_praise_of_how_they_are_doing_that_they_did_not_tell_is_left_unsai
     assert list(own_words(pieces, "Hi, I'm Sam. We painted the fence today.", [])) == ["Hi Sam!", "Was it hard work?"]
     assert list(own_words(iter(["I'm well, thanks.", "How about you?"]), "How are you?", [])) == \
         ["I'm well, thanks.", "How about you?"]
+
+
+def test_told_something_a_first_clause_of_only_what_they_told_before_waits_for_the_next():
+    """("You are teaching Mass" to "I quit teaching…", then "at Hillside School.": a note read out)"""
+    known = "Tom is teaching maths at Hillside School."
+    heard = "I quit teaching last week, I'm at my uncle's bakery now."
+    make, calls, _ = scripted(["You are teaching maths", "at Hillside School."], ["A bakery,", "how lovely!"])
+    assert list(begun_well(make, heard, known=known)) == ["A bakery,", "how lovely!"]
+    assert calls[1] == "You are teaching maths at Hillside School."
+    make, calls, _ = scripted(["Your uncle's bakery", "sounds lovely."])
+    assert list(begun_well(make, heard, known=known)) == ["Your uncle's bakery", "sounds lovely."]
+    assert calls == [""]

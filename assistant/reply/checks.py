@@ -137,19 +137,24 @@ def recites(piece: str, heard: str, known: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not asks(heard) and not new_words(words, known)
 
 
-def undecided_start(piece: str, heard: str = "") -> bool:
+def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
     lead-in of a word or two, or a short clause with nothing of its own, only what was just said
     ("Before that," to "What did I do before that?"), which the next piece may turn into a copy
-    that is then left unsaid, the clause alone. A clause that already says back SAYS_BACK_MIN_WORDS
-    of their words ("You've just come back" to "I've just come back from a run") is judged now
-    (bad_start): waiting for the rest of a sentence read aloud cost a whole sentence's generation."""
+    that is then left unsaid, the clause alone; told something, likewise one with only what they
+    told before (`known`: the notes, their earlier turns), which the next piece may turn into a
+    note read out ("You are teaching Mass" to "I quit teaching…", then "at Hillside School."). A
+    clause that already says back SAYS_BACK_MIN_WORDS of their words ("You've just come back" to
+    "I've just come back from a run") is judged now (bad_start): waiting for the rest of a sentence
+    read aloud cost a whole sentence's generation."""
     if _OPENS_EITHER.match(piece):
         return True
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
     # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
     # person's words back, left unsaid, and "You know," alone voiced (heard live)
+    if unended and known and not asks(heard) and content_words(piece) and not new_words(content_words(piece), known):
+        return True
     return unended and (lead_in(piece) or not new_words(words, heard) and not says_back(piece, heard))
 
 

@@ -43,7 +43,7 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         head: list[str] = []
         for piece in pieces:
             head.append(piece)
-            if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head), heard):
+            if len(head) >= MAX_HEAD_PIECES or not undecided_start(" ".join(head), heard, known):
                 break
         start = " ".join(head)
         # a piece that own_words would leave unsaid leaves the rest alone: a fragment ("Before that,")
