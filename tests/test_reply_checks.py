@@ -392,3 +392,9 @@ def test_a_reply_that_greets_hearth_itself_is_begun_again():
     assert rc.greets_itself("Hello Hearth.")
     assert not rc.greets_itself("Hi Sam!") and not rc.bad_start("Hi Sam!", hello)
     assert not rc.greets_itself("I'm Hearth, nice to meet you.")
+
+
+def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():
+    known = "- My grand had passed away on Tuesday."  # (Whisper's hearing of "my grandad")
+    assert rc.denies_what_is_known("I don't know, you haven't told me.", "What happened to my granddad?", known)
+    assert not rc.denies_what_is_known("I don't know, you haven't told me.", "What is my cat called?", known)

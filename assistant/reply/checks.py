@@ -186,8 +186,10 @@ def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
     the first-token odds between the two were measured at 0.04 nats on the demo's question, so
     another machine's rounding decided it. Where the notes hold the subject but not the answer
     ("How old is my dog?"), the next try gives no number and no number can be made up, and a
-    reply that finds nothing to say ends as "I don't know" all the same (NOT_TOLD_REPLY)."""
-    return denies(piece) and bool(content_words(asked) & content_words(known))
+    reply that finds nothing to say ends as "I don't know" all the same (NOT_TOLD_REPLY). Words
+    count by their first four letters, as the same word is not always heard the same."""
+    # by their first four letters: Whisper heard "my grand had passed away", then "my granddad"
+    return denies(piece) and bool({w[:4] for w in content_words(asked)} & {w[:4] for w in content_words(known)})
 
 
 def _numbers(text: str) -> set[str]:
