@@ -151,10 +151,10 @@ def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
         return True
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
-    # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
-    # person's words back, left unsaid, and "You know," alone voiced (heard live)
     if unended and known and not asks(heard) and content_words(piece) and not new_words(content_words(piece), known):
         return True
+    # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
+    # person's words back, left unsaid, and "You know," alone voiced (heard live)
     return unended and (lead_in(piece) or not new_words(words, heard) and not says_back(piece, heard))
 
 
