@@ -22,6 +22,8 @@ def test_no_feeling_when_the_plain_situations_are_as_close_or_the_call_is_close(
     assert implied_label({"sad": [0.41], "happy": [0.40], NONE: [0.1]}, nearest=1, margin=0.02) is None
     assert implied_label({"sad": [0.43], "happy": [0.40], NONE: [0.1]}, nearest=1, margin=0.02) == "sad"
     assert implied_label({"sad": [0.41], NONE: [0.40]}, nearest=1, margin=0.02) is None
+    assert implied_label({NONE: [0.5]}) is None
+    assert implied_label({}) is None
 
 
 def test_a_close_call_between_two_feelings_alike_still_records_the_nearer():
@@ -30,8 +32,6 @@ def test_a_close_call_between_two_feelings_alike_still_records_the_nearer():
                          margin=0.02) == "happy"
     assert implied_label({"happy": [0.41], "excited": [0.40], "sad": [0.395], NONE: [0.1]}, nearest=1,
                          margin=0.02) is None  # (a feeling unlike it is as near)
-    assert implied_label({NONE: [0.5]}) is None
-    assert implied_label({}) is None
 
 
 @pytest.fixture(scope="module")
