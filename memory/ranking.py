@@ -219,6 +219,11 @@ def word_set(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9']+", text.lower()))
 
 
+def stems(words: set[str]) -> set[str]:
+    """Words by their first four letters: "walk" and "walking", "grand" and "granddad" are one."""
+    return {w[:4] for w in words}
+
+
 def repeats(text: str, seen: list[set[str]], share: float = 0.9) -> bool:
     """Whether nearly all of text's words are already in one line of the block."""
     words = word_set(text)

@@ -166,7 +166,7 @@ class Recaller:
             self._pool = pool
         q = self.vector(partial_text)
         if now is not None:
-            key = self._shortlist_key(partial_text, now, k)
+            key = self._shortlist_key(partial_text, now, k, detect_affect(partial_text))
             lists = {kind: self._shortlist(kind, q, matched, day_number(now), key[-1], want)
                      for kind, want in self._wants(k)}
             with self._lock:
@@ -177,9 +177,9 @@ class Recaller:
     def _wants(k: int) -> tuple[tuple[str, int], ...]:
         return ((ITEM, SHORTLIST * k), (PERSONA, 4))
 
-    def _shortlist_key(self, text: str, now: datetime, k: int) -> tuple:
-        affect = detect_affect(text)
-        return (_norm(text), self.store.generation, int(day_number(now)), k, affect.valence if affect else None)
+    def _shortlist_key(self, text: str, now: datetime, k: int, felt) -> tuple:
+        """felt: the text's Affect (memory.affect.detect_affect), or None."""
+        return (_norm(text), self.store.generation, int(day_number(now)), k, felt.valence if felt else None)
 
     # -- ranking -----------------------------------------------------------------------------------
 
@@ -187,7 +187,8 @@ class Recaller:
                pool: Pool | None = None) -> list[Result]:
         matched = self.match(query) if pool is None else pool.match
         q = self.vector(query) if query_vector is None else np.asarray(query_vector, dtype=np.float32)
-        key = self._shortlist_key(query, now, k)
+        felt = detect_affect(query)  # its valence ranks by mood; its label, the feeling asked about
+        key = self._shortlist_key(query, now, k, felt)
         valence = key[-1]
         now_day = day_number(now)
         with self._lock:
@@ -204,7 +205,6 @@ class Recaller:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
                                             "pool" if w > 0 else "fallback", tuple(m.provenance), m.entity_id))
-        felt = detect_affect(query)
         return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query),
                     feeling=felt.label if felt else None)
 

@@ -19,12 +19,13 @@ from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import (ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers,
-                                    told_of_trouble, unearned_openings)
+                                    unearned_openings)
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, repaired, their_name_for_another
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
+from assistant.reply.troubles import told_of_trouble
 from memory.implied import implied_feelings
 from text.questions import asks, asks_about_themselves
 
@@ -85,8 +86,9 @@ class Generator:
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
                     or any(their_name_for_another(voiced(piece), own) for own in names))
 
-        # asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one
-        bad_news = implied_feelings(self.engines.embedder).bad_news if self.engines.embedder is not None \
+        # asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one;
+        # the same words on every try, so at most one embedding a reply
+        bad_news = cache(implied_feelings(self.engines.embedder).bad_news) if self.engines.embedder is not None \
             else told_of_trouble
 
         last = ""

@@ -6,7 +6,7 @@ the dog is theirs). It says something of its own (not the person's words back), 
 at all, it does not refuse an everyday question, and it carries none of the notes' layout.
 The replies benchmark and the tests hold every reply to these; the reply path repairs what it can
 of perspective before a sentence is voiced (`assistant.reply.perspective`, where the checks that
-know persons live).
+know persons live); how a reply meets a trouble told is `assistant.reply.troubles`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Callable
 
 from memory.affect import detect_affect
 from memory.lexicon import ASSISTANT_NAMES
-from memory.ranking import DAY_HEADER, content_words, repeats, word_set
+from memory.ranking import DAY_HEADER, content_words, repeats, stems, word_set
 from assistant.reply.perspective import new_words, perspective_errors, speaks_as_theirs
 from assistant.reply.sentences import lead_in
+from assistant.reply.troubles import DISMISSALS, cheers_bad_news, ignores_trouble, told_of_trouble, waves_away
 from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
 
@@ -75,11 +76,6 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
-def _stems(text: str) -> set[str]:
-    """The text's words by their first four letters: "walk" and "walking" are one word."""
-    return {w[:4] for w in word_set(text)}
-
-
 _YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b", re.I)
 _WHEN_SAID = {"today", "now", "just", "again", "earlier"}  # words that place what they told, and add nothing
 
@@ -92,8 +88,8 @@ def tells_them_back(piece: str, heard: str) -> bool:
     Asked "Am I…?", it is the answer."""
     opening = _YOU_ARE.match(piece)
     words = content_words(piece[opening.end():]) if opening else set()
-    stems = _stems(heard)
-    new = {w for w in new_words(words, heard) - _WHEN_SAID if w[:4] not in stems}
+    theirs = stems(word_set(heard))
+    new = {w for w in new_words(words, heard) - _WHEN_SAID if w[:4] not in theirs}
     return bool(words) and not new and not asks(heard)
 
 
@@ -112,7 +108,7 @@ def tells_their_feeling(piece: str, heard: str) -> bool:
         return False
     word = said.group(1).lower()
     feeling = word == "sorry" or detect_affect(f"I'm {word}") is not None
-    return feeling and word[:4] not in _stems(heard)
+    return feeling and word[:4] not in stems(word_set(heard))
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
@@ -151,7 +147,8 @@ def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
         return True
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
-    if unended and known and not asks(heard) and content_words(piece) and not new_words(content_words(piece), known):
+    said = content_words(piece)
+    if unended and known and said and not asks(heard) and not new_words(said, known):  # as recites judges
         return True
     # a lead-in of a word or two ("You know,", "Yes,") says nothing yet: what follows it may be the
     # person's words back, left unsaid, and "You know," alone voiced (heard live)
@@ -189,7 +186,7 @@ def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
     reply that finds nothing to say ends as "I don't know" all the same (NOT_TOLD_REPLY). Words
     count by their first four letters, as the same word is not always heard the same."""
     # by their first four letters: Whisper heard "my grand had passed away", then "my granddad"
-    return denies(piece) and bool({w[:4] for w in content_words(asked)} & {w[:4] for w in content_words(known)})
+    return denies(piece) and bool(stems(content_words(asked)) & stems(content_words(known)))
 
 
 def _numbers(text: str) -> set[str]:
@@ -216,17 +213,6 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
                              r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
 
 
-# A worry or a sorrow told is not waved away ("That's normal. It's important to be patient" to "I'm a
-# bit worried, Max has been limping").
-DISMISSALS = ("That's normal", "That is normal", "It's normal", "It is normal")
-
-
-def told_of_trouble(heard: str) -> bool:
-    """Their words state a feeling that is not good (memory.affect's lexicon)."""
-    felt = detect_affect(heard)
-    return bool(felt and felt.valence < 0)
-
-
 _GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
 
 
@@ -235,39 +221,6 @@ def greets_itself(start: str) -> bool:
     Sam.", heard live): it greets the person, not itself."""
     greeted = _GREETS.match(start)
     return bool(greeted) and greeted.group(1).lower() in ASSISTANT_NAMES
-
-
-_CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
-                     r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
-                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
-
-
-def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
-    """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
-    away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
-    only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
-    imply, memory/implied.py)."""
-    return bool(_CHEERS.search(start)) and not asks(heard) and bad_news(heard)
-
-
-def waves_away(start: str, heard: str) -> bool:
-    """A trouble told answered with a dismissal. Kept from a reply's first token (unearned_openings),
-    one still comes after a lead-in: "You know, it's normal to feel a bit worried" (heard live)."""
-    return any(start.lower().startswith(d.lower()) for d in DISMISSALS) and told_of_trouble(heard)
-
-
-# Words with which a reply takes up a trouble told: a feeling, sympathy, how hard it is, how it sounds.
-_SYMPATHY = re.compile(r"\b(?:sorry|scar(?:y|ed|ing)|worr\w*|afraid|hard|tough|difficult|sad\w*|awful|terrible|"
-                       r"poor|upset\w*|stress\w*|concern\w*|frustrat\w*|understand\w*|shame|pity|oh no|hope\w*|"
-                       r"sounds?|must be|talk about it)\b", re.I)
-
-
-def ignores_trouble(start: str, heard: str) -> bool:
-    """A trouble told answered with neither sympathy nor anything of what they told ("You know,
-    it's always good to be prepared for unexpected situations." to a worry about Max's limp)."""
-    if not told_of_trouble(heard) or asks(heard) or _SYMPATHY.search(start):
-        return False
-    return not {w[:4] for w in content_words(start)} & _stems(heard)
 
 
 def unearned_openings(heard: str) -> tuple[str, ...]:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (bad_start, cheers_bad_news, not_told, parrots, praises_untold, recites,
-                                    said_again, told_of_trouble, undecided_start)
+from assistant.reply.checks import (bad_start, not_told, parrots, praises_untold, recites, said_again,
+                                    undecided_start)
 from assistant.reply.sentences import lead_in
+from assistant.reply.troubles import cheers_bad_news, told_of_trouble
 from text.questions import asks
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece

@@ -1,0 +1,58 @@
+"""How a reply meets a trouble the person tells: pure checks on a reply's start.
+
+Told a worry or a sorrow, a reply does not wave it away ("That's normal"), does not pass it by with
+neither sympathy nor anything of what they said, and does not cheer it ("That's great to hear!").
+Used by bad_start (assistant/reply/checks.py) and by the reply guard.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from memory.affect import detect_affect
+from memory.ranking import content_words, stems, word_set
+from text.questions import asks
+
+# A worry or a sorrow told is not waved away ("That's normal. It's important to be patient" to "I'm a
+# bit worried, Max has been limping").
+DISMISSALS = ("That's normal", "That is normal", "It's normal", "It is normal")
+
+
+def told_of_trouble(heard: str) -> bool:
+    """Their words state a feeling that is not good (memory.affect's lexicon)."""
+    felt = detect_affect(heard)
+    return bool(felt and felt.valence < 0)
+
+
+_CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
+                     r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
+                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
+
+
+def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+    """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
+    away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
+    only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
+    imply, memory/implied.py)."""
+    return bool(_CHEERS.search(start)) and not asks(heard) and bad_news(heard)
+
+
+def waves_away(start: str, heard: str) -> bool:
+    """A trouble told answered with a dismissal. Kept from a reply's first token (unearned_openings),
+    one still comes after a lead-in: "You know, it's normal to feel a bit worried" (heard live)."""
+    return any(start.lower().startswith(d.lower()) for d in DISMISSALS) and told_of_trouble(heard)
+
+
+# Words with which a reply takes up a trouble told: a feeling, sympathy, how hard it is, how it sounds.
+_SYMPATHY = re.compile(r"\b(?:sorry|scar(?:y|ed|ing)|worr\w*|afraid|hard|tough|difficult|sad\w*|awful|terrible|"
+                       r"poor|upset\w*|stress\w*|concern\w*|frustrat\w*|understand\w*|shame|pity|oh no|hope\w*|"
+                       r"sounds?|must be|talk about it)\b", re.I)
+
+
+def ignores_trouble(start: str, heard: str) -> bool:
+    """A trouble told answered with neither sympathy nor anything of what they told ("You know,
+    it's always good to be prepared for unexpected situations." to a worry about Max's limp)."""
+    if not told_of_trouble(heard) or asks(heard) or _SYMPATHY.search(start):
+        return False
+    return not stems(content_words(start)) & stems(word_set(heard))
