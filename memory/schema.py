@@ -11,6 +11,17 @@ VOICE_DIM = 256  # voice encoder
 PRESET_SCHEMAS = ("health", "work", "family and friends", "home", "travel", "pets", "hobbies", "food", "money",
                   "plans")
 
+
+def _chain_head(table: str, *columns: str) -> str:
+    """A table of things whose state is a chain of versions, kept in a table of its own beside it
+    (items and item_versions, clusters and cluster_versions): whose it is, its own columns, and the
+    version in force now."""
+    own = "".join(f"    {column},\n" for column in columns)
+    return (f"CREATE TABLE {table} (\n    id INTEGER PRIMARY KEY,\n"
+            f"    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,\n{own}"
+            "    current_version INTEGER,\n    created TEXT NOT NULL,\n    updated TEXT NOT NULL\n);")
+
+
 _V1 = f"""
 CREATE TABLE people (
     id INTEGER PRIMARY KEY,
@@ -67,14 +78,7 @@ CREATE TABLE edges (
     PRIMARY KEY (a, b, kind)
 );
 CREATE INDEX edges_by_b ON edges(b);
-CREATE TABLE items (
-    id INTEGER PRIMARY KEY,
-    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
-    entity_id INTEGER REFERENCES entities(id) ON DELETE SET NULL,
-    current_version INTEGER,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
+{_chain_head('items', 'entity_id INTEGER REFERENCES entities(id) ON DELETE SET NULL')}
 CREATE INDEX items_by_entity ON items(person_id, entity_id);
 CREATE TABLE item_versions (
     id INTEGER PRIMARY KEY,
@@ -143,7 +147,7 @@ ALTER TABLE turns ADD COLUMN voice TEXT;
 # Version 5: clusters that emerge from what is asked (memory/clusters.py). `recalls` logs which entities
 # each recall drew on; a cluster is a chain of versions like an item (a name, its members, its state:
 # active, dissolved, or rejected by the judge), so what routing used when is never lost.
-_V5 = """
+_V5 = f"""
 CREATE TABLE recalls (
     id INTEGER PRIMARY KEY,
     person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
@@ -152,13 +156,7 @@ CREATE TABLE recalls (
     at TEXT NOT NULL
 );
 CREATE INDEX recalls_by_person ON recalls(person_id, id);
-CREATE TABLE clusters (
-    id INTEGER PRIMARY KEY,
-    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
-    current_version INTEGER,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
+{_chain_head('clusters')}
 CREATE INDEX clusters_by_person ON clusters(person_id);
 CREATE TABLE cluster_versions (
     id INTEGER PRIMARY KEY,
