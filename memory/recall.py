@@ -25,6 +25,7 @@ from .extract import CUE_PATTERNS, Known
 from .lexicon import ENTITY_NOUNS
 from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
+from .superseded import summaries_stand_for_past_facts
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
 SCHEMA_MATCH = 0.6     # the match weight of an entity a schema cue or a cluster brings in
@@ -195,16 +196,22 @@ class Recaller:
             prepared = self._shortlists[1] if self._shortlists and self._shortlists[0] == key and pool is None \
                 else None
         candidates: list[Candidate] = []
+        facts: set[int] = set()
         for kind, want in self._wants(k):
             picked = prepared[kind] if prepared else self._shortlist(kind, q, matched, now_day, valence, want)
             if not picked:
                 continue
             sims = {key: (sim, w) for key, sim, w in picked}
             memories = self.store.memories(self.person_id, *(([*sims], []) if kind == ITEM else ([], [*sims])))
+            facts |= {m.id for m in memories if m.item_kind == "fact"}
             for m in memories:
                 sim, w = sims[m.id]
                 candidates.append(Candidate(m.id, kind, m.text, sim, m.said_at, m.valence, w, m.entity, m.schema,
                                             "pool" if w > 0 else "fallback", tuple(m.provenance), m.entity_id))
+        entities = [c.entity_id for c in candidates if c.id in facts and c.kind == ITEM and c.entity_id is not None]
+        if entities:
+            candidates = summaries_stand_for_past_facts(candidates, facts, self.store.summaries_of(self.person_id,
+                                                                                                  entities))
         return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query),
                     feeling=felt.label if felt else None)
 

@@ -25,6 +25,19 @@ class Memory:
     item_kind: str | None = None   # items: "fact" | "summary"
 
 
+@dataclass(frozen=True)
+class Summary:
+    """An entity's integrative memory: what is true now (`current`) and what came before (`history`),
+    and the turns it was written from."""
+    id: int
+    entity_id: int
+    text: str
+    said_at: str
+    current: str
+    history: str
+    provenance: list[int]
+
+
 class RecallableRows:
     """A part of MemoryStore that reads items, persona nodes and entities together for ranking."""
 
@@ -49,6 +62,17 @@ class RecallableRows:
                     "FROM persona p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN schemas s ON s.id = e.schema_id "
                     f"WHERE +p.person_id = ? AND p.id IN ({marks})", (person_id, *chunk)):
                 out.append(Memory(r[0], PERSONA, r[1], r[2], r[3], r[4], r[5], r[7], json.loads(r[6]), r[8]))
+        return out
+
+    def summaries_of(self, person_id: int, entity_ids: list[int]) -> list[Summary]:
+        """The integrative memories (summary items) filed under these entities, as they stand now."""
+        out: list[Summary] = []
+        for chunk in chunks(sorted(set(entity_ids))):
+            marks = ",".join("?" * len(chunk))
+            out += [Summary(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in self.rows(
+                "SELECT i.id, i.entity_id, v.text, v.said_at, v.current, v.history, v.provenance "
+                "FROM items i JOIN item_versions v ON v.id = i.current_version "
+                f"WHERE i.person_id = ? AND i.kind = 'summary' AND i.entity_id IN ({marks})", (person_id, *chunk))]
         return out
 
     def neighbourhood(self, person_id: int, entity_ids: list[int]) -> tuple[list[int], list[int]]:

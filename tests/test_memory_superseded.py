@@ -1,0 +1,71 @@
+"""Facts a later integrative memory has put in the past: the memory stands for them in recall."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memory.ranking import Candidate
+from memory.superseded import put_in_the_past, summaries_stand_for_past_facts
+from memory.tables.recallable import Summary
+
+RENTED = "Ada rents a flat on Elm Street with two friends"
+MOVED = Summary(id=9, entity_id=4, text="Ada bought a house by the river. Before that, on 2 March 2026, Ada rents "
+                "a flat on Elm Street with two friends.", said_at="2026-08-01T10:00:00",
+                current="Ada bought a house by the river", history="2 March 2026: Ada rents a flat on Elm Street "
+                "with two friends", provenance=[1, 5])
+
+
+def test_a_fact_the_summary_holds_as_history_and_not_as_now_is_in_the_past():
+    assert put_in_the_past(RENTED, [1], MOVED)
+
+
+def test_a_fact_the_summary_says_is_true_now_is_not():
+    assert not put_in_the_past("Ada bought a house by the river", [5], MOVED)
+
+
+def test_a_fact_from_turns_the_summary_was_not_written_from_is_not():
+    assert not put_in_the_past(RENTED, [7], MOVED)
+
+
+def test_a_summary_with_no_history_puts_nothing_in_the_past():
+    assert not put_in_the_past(RENTED, [1], Summary(9, 4, "", "2026-08-01T10:00:00", RENTED, "", [1, 5]))
+
+
+def _candidate(id: int, text: str, similarity: float, turns: tuple[int, ...], match: float = 0.0) -> Candidate:
+    return Candidate(id, "item", text, similarity, "2026-03-02T10:00:00", match=match, entity="Elm Street",
+                     provenance=turns, entity_id=4)
+
+
+def test_the_summary_comes_in_for_a_past_fact_with_the_facts_standing():
+    out = summaries_stand_for_past_facts([_candidate(1, RENTED, 0.61, (1,), match=1.0)], {1}, [MOVED])
+    assert [(c.id, c.text, c.similarity, c.match, c.provenance, c.said_at) for c in out] == \
+        [(9, MOVED.text, 0.61, 1.0, (1, 5), MOVED.said_at)]
+
+
+def test_a_summary_already_recalled_keeps_the_better_standing_and_the_fact_goes():
+    summary = _candidate(9, MOVED.text, 0.44, (1, 5))
+    still = _candidate(2, "Ada works from home on Fridays", 0.5, (3,))
+    out = summaries_stand_for_past_facts([summary, _candidate(1, RENTED, 0.61, (1,)), still], {1, 2}, [MOVED])
+    assert [(c.id, c.similarity) for c in out] == [(9, 0.61), (2, 0.5)]
+
+
+def test_recall_answers_what_is_true_now_without_the_old_fact_beside_it(embedder, tmp_path):
+    from memory import PersonMemory, open_store
+
+    store = open_store(tmp_path, embedder)
+    try:
+        person = store.add_person("Ada")
+        now = [datetime(2026, 2, 3, 9)]
+        memory = PersonMemory(store, person, clock=lambda: now[0])
+        memory.remember("My son Leo plays rugby for the school team.", "ok")
+        memory.end_session()
+        now[0] = datetime(2026, 9, 1, 9)
+        memory = PersonMemory(store, person, clock=lambda: now[0])
+        memory.remember("Leo stopped playing rugby after his injury, he swims at the leisure centre now.", "ok")
+        memory.end_session()
+        block = memory.recall("Does Leo still play rugby?")[0]
+        # the old fact's own line is gone (a feeling it caused then may still be recalled, with its date)
+        assert "swims" in block and not any(line.startswith("- Ada's son Leo plays") for line in block.splitlines()), \
+            block
+    finally:
+        store.close()
