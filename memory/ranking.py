@@ -36,6 +36,7 @@ class Candidate:
     source: str = "pool"    # "pool" | "fallback"
     provenance: tuple[int, ...] = field(default_factory=tuple)
     entity_id: int | None = None
+    past: tuple[str, ...] = ()  # a summary's: the facts it stands for, having put them in the past
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,8 @@ class Result:
     def as_dict(self) -> dict:
         c = self.candidate
         return {"id": c.id, "kind": c.kind, "text": c.text, "entity": c.entity, "entity_id": c.entity_id,
-                "schema": c.schema, "score": round(self.score, 4), "source": c.source, "said_at": c.said_at}
+                "schema": c.schema, "score": round(self.score, 4), "source": c.source, "said_at": c.said_at,
+                **({"past": list(c.past)} if c.past else {})}
 
 
 def recency(said_at: str, now: datetime | date) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .ranking import Candidate, content_words, stems
+from .ranking import Candidate, Result, content_words, stems
 from .tables.recallable import Summary
 
 # Of a fact's content words (by their first four letters), at least this share must stand in the
@@ -52,7 +52,22 @@ def summaries_stand_for_past_facts(candidates: list[Candidate], facts: set[int],
             base = replace(c, id=summary.id, text=summary.text, said_at=summary.said_at,
                            provenance=tuple(summary.provenance))
         standing[summary.id] = replace(base, similarity=max(base.similarity, c.similarity),
-                                       match=max(base.match, c.match))
+                                       match=max(base.match, c.match), past=(*base.past, c.text))
     kept = {c.id for c in out if c.kind == "item"}
     out = [standing.pop(c.id) if c.kind == "item" and c.id in standing else c for c in out]
     return out + [s for i, s in standing.items() if i not in kept]
+
+
+def with_past_facts(results: list[Result], kept: list[Result]) -> list[dict]:
+    """The memories in the block, as recall reports them, each with the facts it stands for
+    (`past`). A summary left out of the block because a line of it already says what it says now
+    leaves its past facts with the kept memory of the same entity: a reply's notes carried on from an
+    earlier turn must still lose them (assistant/reply/prompt.carry_notes)."""
+    out = [r.as_dict() for r in kept]
+    for r in results:
+        if not r.candidate.past or r in kept:
+            continue
+        same = next((m for m in out if m["entity_id"] is not None and m["entity_id"] == r.candidate.entity_id), None)
+        if same is not None:
+            same["past"] = [*same.get("past", ()), *r.candidate.past]
+    return out

@@ -26,6 +26,7 @@ from .implied import implied_feelings
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
 from .store import MemoryStore
+from .superseded import with_past_facts
 from .update import Draft, render, rewrite
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class PersonMemory:
         now = self.clock()
         results = self.results(text, like=like)
         kept = block_results(results, now, self.budget_tokens, query=text)
-        return memory_block(results, now, self.budget_tokens, query=text), [r.as_dict() for r in kept]
+        return memory_block(results, now, self.budget_tokens, query=text), with_past_facts(results, kept)
 
     # -- after the turn -----------------------------------------------------------------------
 

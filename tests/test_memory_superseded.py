@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
-from memory.ranking import Candidate
-from memory.superseded import put_in_the_past, summaries_stand_for_past_facts
+from memory.ranking import Candidate, Result
+from memory.superseded import put_in_the_past, summaries_stand_for_past_facts, with_past_facts
 from memory.tables.recallable import Summary
 
 RENTED = "Ada rents a flat on Elm Street with two friends"
@@ -38,8 +39,8 @@ def _candidate(id: int, text: str, similarity: float, turns: tuple[int, ...], ma
 
 def test_the_summary_comes_in_for_a_past_fact_with_the_facts_standing():
     out = summaries_stand_for_past_facts([_candidate(1, RENTED, 0.61, (1,), match=1.0)], {1}, [MOVED])
-    assert [(c.id, c.text, c.similarity, c.match, c.provenance, c.said_at) for c in out] == \
-        [(9, MOVED.text, 0.61, 1.0, (1, 5), MOVED.said_at)]
+    assert [(c.id, c.text, c.similarity, c.match, c.provenance, c.said_at, c.past) for c in out] == \
+        [(9, MOVED.text, 0.61, 1.0, (1, 5), MOVED.said_at, (RENTED,))]
 
 
 def test_a_summary_already_recalled_keeps_the_better_standing_and_the_fact_goes():
@@ -47,6 +48,15 @@ def test_a_summary_already_recalled_keeps_the_better_standing_and_the_fact_goes(
     still = _candidate(2, "Ada works from home on Fridays", 0.5, (3,))
     out = summaries_stand_for_past_facts([summary, _candidate(1, RENTED, 0.61, (1,)), still], {1, 2}, [MOVED])
     assert [(c.id, c.similarity) for c in out] == [(9, 0.61), (2, 0.5)]
+
+
+def test_the_past_facts_of_a_summary_left_out_of_the_block_stay_with_its_entitys_memory_in_it():
+    bought = Result(_candidate(5, "Ada bought a house by the river", 0.7, (5,)), 0.6)
+    left_out = Result(replace(_candidate(9, MOVED.text, 0.61, (1, 5)), past=(RENTED,)), 0.5)
+    elsewhere = Result(replace(_candidate(7, "Ada's sister lives in Hull", 0.4, (6,)), entity_id=8), 0.3)
+    reported = with_past_facts([bought, left_out, elsewhere], [bought, elsewhere])
+    assert [(m["id"], m.get("past")) for m in reported] == [(5, [RENTED]), (7, None)]
+    assert with_past_facts([left_out], [left_out])[0]["past"] == [RENTED]  # in the block itself
 
 
 def test_recall_answers_what_is_true_now_without_the_old_fact_beside_it(embedder, tmp_path):

@@ -92,6 +92,16 @@ def test_notes_start_again_when_carrying_would_make_them_too_long_or_none_are_re
     assert carry_notes("", fresh, limit_tokens=200) == fresh
 
 
+def test_a_carried_line_the_fresh_recall_found_put_in_the_past_goes_with_its_header():
+    # told that Biscuit was given away, memory put the beagle in the past; the old line must not
+    # stay in the notes beside what is true now
+    fresh = "Today:\n- Dana gave Biscuit to her sister's farm, Dana has a cat called Pip now."
+    past = ["Dana's dog Biscuit is a three-year-old beagle, he sleeps in the kitchen."]
+    carried = carry_notes(PREVIOUS, fresh, limit_tokens=200, past=past)
+    assert carried == "Today:\n- Biscuit has been limping since Sunday.\n" + fresh
+    assert carry_notes(PREVIOUS, fresh, limit_tokens=200).startswith(PREVIOUS)  # nothing past: as cached
+
+
 def test_between_turns_notes_grown_past_one_budget_go_back_to_the_last_recall():
     last_recall = "Today:\n- Biscuit has been limping since Sunday."
     grown = PREVIOUS + "\n1 May 2026 (four weeks ago):\n- Dana works night shifts as a nurse."

@@ -333,6 +333,12 @@ def test_asked_about_one_of_theirs_a_reply_that_speaks_as_that_one_is_begun_agai
     assert not rc.bad_start("I don't know, you haven't told me.", "How old is my dog?")
     assert not rc.bad_start("I planted beans.", "What did I plant last week?")  # theirs: repaired to "You"
     assert not rc.bad_start("I'm getting stronger every day.", "My grandad is getting stronger.")  # told
+    # asked about someone by name
+    assert rc.bad_start("I am now a carpenter in Derby.", "What does Ravi do now?")
+    assert rc.bad_start("I play in goal.", "Which position does Noor play?")
+    assert not rc.bad_start("Ravi is a carpenter in Derby now.", "What does Ravi do now?")
+    assert not rc.bad_start("I don't know, you haven't told me.", "What does Ravi do now?")
+    assert not rc.bad_start("I played in goal.", "What did I play last Saturday?")  # theirs: repaired to "You"
 
 
 def test_praise_of_how_they_are_doing_that_they_did_not_tell_is_begun_again():

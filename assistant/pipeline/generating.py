@@ -59,7 +59,8 @@ class Generator:
         """Each sentence is said to the person as "you" (`repaired`): a small model slips into
         "Dana's dog". False if the model gave no sentence worth saying. `about_them`: the person
         asked about themselves, so a number nobody said is made up."""
-        notes = self.prompt_cache.use_notes(job.memory, block)
+        past = [fact for memory in job.recalled for fact in memory.get("past", ())]
+        notes = self.prompt_cache.use_notes(job.memory, block, past)
         name = job.memory.person_name if job.memory else None
         said = [user for user, _ in self.history.turns] + [job.heard]
         messages = build_messages(job.heard, self.history, notes, name)

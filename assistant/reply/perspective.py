@@ -107,12 +107,14 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     return found
 
 
-_OF_THEIRS = re.compile(r"\bmy\s+[a-z]+", re.I)
+# someone or something of theirs: "my mum", or someone asked about by name past the question's
+# first word ("What does Mia do now?", answered "I am now a nurse in York.")
+_OF_THEIRS = re.compile(r"\b[Mm]y\s+[A-Za-z]+|(?<=\w )[A-Z][a-z]+")
 
 
 def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     """To a question about someone or something of theirs and not about themselves ("How is my mum
-    doing now?"), an "I" that does what Hearth does not ("I'm feeling better now."): a small model
+    doing now?", "What does Mia do now?"), an "I" that does what Hearth does not ("I'm feeling better now."): a small model
     takes the part of whom it was asked about, and made "you" it would tell the person they are
     recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that."""
     if not _OF_THEIRS.search(asked) or re.search(r"\bi\b|\bi['’]", asked, re.I):

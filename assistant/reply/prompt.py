@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 from memory.dates import WRITTEN_DATE_RE
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
@@ -143,9 +144,11 @@ _SCAFFOLD = re.compile(r"\b(?:Earlier|Now)(?: \([^)]*\))?:\s*(?:\d{1,2} [A-Z][a-
 _FEELING_CAUSE = re.compile(r"^((?:I feel|Feels|I|\w+ feels) [\w-]+ about [^:]{1,60}): ")
 
 
-def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
+def carry_notes(previous: str, fresh: str, limit_tokens: int, past: Sequence[str] = ()) -> str:
     """This turn's memory notes: the previous prompt's notes as they were, then the fresh recall's
-    lines they lack (each under its day's header again).
+    lines they lack (each under its day's header again). `past`: facts the fresh recall found put in
+    the past by a later memory (memory/superseded.py); a carried line that says one of them goes, as
+    it would read as true now beside what replaced it.
 
     llama.cpp has the previous notes cached (evaluated with the last prompt and again between
     turns), so keeping them costs nothing, while notes that differ from their first line on cost
@@ -155,6 +158,10 @@ def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
     """
     if not previous or not fresh:
         return fresh
+    if past:
+        previous = without_lines(previous, lambda line: repeats(line[2:], [word_set(p) for p in past]))
+        if not previous:
+            return fresh
     kept = [word_set(line) for line in previous.splitlines() if line.startswith("- ")]
     added: list[str] = []
     header, header_added = "", False
@@ -173,6 +180,22 @@ def carry_notes(previous: str, fresh: str, limit_tokens: int) -> str:
         return previous
     carried = previous + "\n" + "\n".join(added)
     return carried if estimate_tokens(carried) <= limit_tokens else fresh
+
+
+def without_lines(notes: str, drop: Callable[[str], bool]) -> str:
+    """Notes without the lines `drop` picks, and without a day's header left with no line under it."""
+    out: list[str] = []
+    for line in notes.splitlines():
+        if line.startswith("- "):
+            if not drop(line):
+                out.append(line)
+            continue
+        if out and not out[-1].startswith("- "):
+            out.pop()  # the header before had no line left
+        out.append(line)
+    if out and not out[-1].startswith("- "):
+        out.pop()
+    return "\n".join(out)
 
 
 def renewed_notes(carried: str, fresh: str, budget_tokens: int) -> str:

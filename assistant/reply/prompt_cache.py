@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable
+from typing import Callable, Sequence
 
 from models import ModelError
 
@@ -35,16 +35,17 @@ class PromptCache:
         self._notes_memory = None  # whose memory they came from
         self._lock = threading.Lock()
 
-    def notes(self, memory: TurnMemory | None, block: str) -> str:
-        """The notes for a prompt: carried on from the last prompt's when they were this person's."""
+    def notes(self, memory: TurnMemory | None, block: str, past: Sequence[str] = ()) -> str:
+        """The notes for a prompt: carried on from the last prompt's when they were this person's
+        (less what the recall found put in the past since: `past`, prompt.carry_notes)."""
         with self._lock:
             if memory is None or memory is not self._notes_memory:
                 return block
-            return carry_notes(self.last_notes, block, self.limit_tokens)
+            return carry_notes(self.last_notes, block, self.limit_tokens, past)
 
-    def use_notes(self, memory: TurnMemory | None, block: str) -> str:
+    def use_notes(self, memory: TurnMemory | None, block: str, past: Sequence[str] = ()) -> str:
         """The notes for a reply's prompt, kept as the ones the next prompt carries on."""
-        notes = self.notes(memory, block)
+        notes = self.notes(memory, block, past)
         with self._lock:
             self.last_notes, self._notes_memory, self._last_block = notes, memory, block
         return notes
