@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from text.questions import is_question
 from text.words import split_sentences
 from wordfreq import zipf_frequency
 
@@ -258,7 +259,6 @@ _PRONOUNS = [(r"\bI (?:(usually|still|really|finally|also|just) )?(" + "|".join(
              (r"\bI'm\b|\bI am\b", "{n} is"), (r"\bI've\b", "{n} has"), (r"\bI'll\b", "{n} will"),
              (r"\bI'd\b", "{n} would"), (r"\bI was\b", "{n} was"), (r"\bmyself\b", "themself"),
              (r"\bI\b", "{n}"), (r"\bmy\b", "{n}'s"), (r"\bMy\b", "{n}'s"), (r"\bme\b", "{n}"), (r"\bmine\b", "{n}'s")]
-_QUESTION = re.compile(r"\?\s*$")
 _SMALLTALK = re.compile(r"^\W*(hey|hi|hello|thanks|thank you|wow|yeah|yes|no|ok|okay|sure|good to see you|"
                         r"congrats|congratulations|that's (great|awesome|amazing|cool)|sounds (great|good|fun)|"
                         r"glad to hear|i'm glad|bye|see you|take care|haha|lol)\b[^.!?]{0,30}[.!?]*\s*$", re.I)
@@ -285,7 +285,7 @@ def third_person(text: str, name: str) -> str:
 def informative(text: str) -> list[str]:
     """The turn's sentences that carry information: no questions, no greetings or small talk (a turn
     that only asks something is kept as a raw turn but makes no memory item)."""
-    return [s for s in split_sentences(text) if not _QUESTION.search(s) and not _SMALLTALK.match(s)]
+    return [s for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)]
 
 
 def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:

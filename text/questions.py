@@ -30,3 +30,18 @@ def asks(text: str) -> bool:
     a question."""
     sentences = split_sentences(" ".join(text.replace("\u2019", "'").split()))
     return any(s.endswith("?") or _ASKS.search(s) for s in sentences)
+
+
+# A question word and its verb ("When is…", "What's…", "Where do…"): a question, mark or none. A
+# question word before a clause of its own is no question ("When I was young, I lived in Leeds").
+_WH_QUESTION = re.compile(r"^\W*(?:what|who|whom|whose|where|when|which|why|how)(?:['’]s\b|\s+(?:is|are|was|were|am|"
+                          r"do|does|did|can|could|will|would|should|shall|has|have|had|much|many|long|old|often)\b)",
+                          re.I)
+
+
+def is_question(sentence: str) -> bool:
+    """Whether one sentence is a question, for what memory writes down: it ends in a question mark,
+    or opens with a question word and its verb (Whisper leaves the mark off now and then, and a
+    question written down as a fact became what was "true now" of the thing asked about). Stricter
+    than `asks`: "Had a long day at work." opens like a question and is news."""
+    return sentence.rstrip().endswith("?") or bool(_WH_QUESTION.search(sentence))
