@@ -32,12 +32,31 @@ _DAY_RE = ("(" + "|".join([r"\d{1,2}", *sorted(map(re.escape, DAY_ORDINALS), key
 @dataclass(frozen=True)
 class DateMention:
     phrase: str   # as written in the turn
-    when: date    # resolved
+    when: date    # resolved (a month named alone: a day in it, 1st, 5th, 15th or 25th as said)
     start: int    # offset in the text
+    month_only: bool = False  # no day was said: written as the month and year ("June 2027")
 
 
 def _future(text: str) -> bool:
     return bool(_FUTURE.search(text))
+
+
+# A date said in the present tense is not behind us: "Kate is getting married in June" or "The
+# wedding is on the 14th of June", said in December, is next June. (The sentence's own verb, before
+# the date; "'s" only after a pronoun, as "Kate's" is hers.)
+_UNDER_WAY = re.compile(r"\b(?:is|are|am|(?:it|he|she|that|there|what|who)['’]s|(?:we|you|they)['’]re|i['’]m)\s+"
+                        r"(?!been\b|\w+ed\b)", re.I)
+
+_PAST_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(?:\w+ly\s+)?(?:was|were|did|had|went|came|got|left|made|"
+                        r"took|met|saw|began|\w+ed)\b", re.I)  # a clause of its own in the past
+
+
+def _coming(text: str, at: int) -> bool:
+    """Whether the sentence holding offset `at` says, before it, what is or will be (and no past
+    verb comes between: "She is happy she graduated in June")."""
+    start = max(text.rfind(mark, 0, at) for mark in ".!?")
+    said = [m.end() for m in _UNDER_WAY.finditer(text, start + 1, at)]
+    return bool(said) and not _PAST_VERB.search(text, said[-1], at)
 
 
 def _month_day(year: int, month: int, day: int) -> date | None:
@@ -55,20 +74,28 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
 
-    def add(m: re.Match, when: date | None) -> None:
+    def add(m: re.Match, when: date | None, month_only: bool = False) -> None:
         if when is None or any(s < m.end() and m.start() < e for s, e in taken):
             return
         taken.append((m.start(), m.end()))
-        found.append(DateMention(m.group(0), when, m.start()))
+        found.append(DateMention(m.group(0), when, m.start(), month_only))
 
     for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
         add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
+    def ahead(m: re.Match, month: int, day: int) -> date | None:
+        """A day of a month said without its year: this year's, or next year's if it is past and
+        said as what is still to come."""
+        when = _month_day(said_on.year, month, day)
+        if when is not None and when < said_on and (future or _coming(text, m.start())):
+            when = _month_day(said_on.year + 1, month, day)
+        return when
+
     for m in re.finditer(rf"\b{_DAY_RE}(?: of)? ({_MONTH_RE})\b(?:,? (\d{{4}}))?", text, re.I):
-        year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[2].lower()], day_of_month(m[1])))
+        month, day = _MON[m[2].lower()], day_of_month(m[1])
+        add(m, _month_day(int(m[3]), month, day) if m[3] else ahead(m, month, day))
     for m in re.finditer(rf"\b({_MONTH_RE}) (?:the )?{_DAY_RE}\b(?:,? (\d{{4}}))?", text, re.I):
-        year = int(m[3]) if m[3] else said_on.year
-        add(m, _month_day(year, _MON[m[1].lower()], day_of_month(m[2])))
+        month, day = _MON[m[1].lower()], day_of_month(m[2])
+        add(m, _month_day(int(m[3]), month, day) if m[3] else ahead(m, month, day))
     for m in re.finditer(r"\b(the day before yesterday|yesterday|last night|today|tonight|this morning|"
                          r"the day after tomorrow|tomorrow)\b", text, re.I):
         offset = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
@@ -95,12 +122,13 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
         year = said_on.year
         if m[3]:
             year = int(m[3])
-        elif lead.startswith("last") and month >= said_on.month:
+        elif lead.startswith(("last", "since")) and month > said_on.month - lead.startswith("last"):
             year -= 1
-        elif (lead.startswith("next") or future) and month < said_on.month:
+        elif (lead.startswith("next") or future or _coming(text, m.start())) and month < said_on.month \
+                and not lead.startswith("since"):
             year += 1
         day = {"early ": 5, "late ": 25}.get((m[1] or "").lower(), 15 if m[1] else 1)
-        add(m, _month_day(year, month, day))
+        add(m, _month_day(year, month, day), month_only=True)
     for m in re.finditer(rf"\b{_N_RE} (day|week|month|year)s? ago\b", text, re.I):
         add(m, _shift(said_on, -count_of(m[1]), m[2].lower()))
     for m in re.finditer(rf"\bin {_N_RE} (day|week|month|year)s?\b", text, re.I):
@@ -132,6 +160,7 @@ def format_date(day: date) -> str:
 # What format_date writes, as patterns (match them case-insensitively): "1 March", then "1 March 2026".
 DAY_MONTH_RE = r"\d{1,2} (?:" + "|".join(MONTHS) + ")"
 WRITTEN_DATE_RE = DAY_MONTH_RE + r" \d{4}"
+MONTH_YEAR_RE = r"(?:" + "|".join(MONTHS) + r") \d{4}"  # a month said alone: "June 2027"
 
 
 def absolutise(text: str, mentions: list[DateMention]) -> str:
@@ -142,7 +171,7 @@ def absolutise(text: str, mentions: list[DateMention]) -> str:
         if re.search(r"\d{4}", m.phrase):
             continue
         out.append(text[last:end])
-        out.append(f" ({format_date(m.when)})")
+        out.append(f" ({MONTHS[m.when.month - 1].capitalize()} {m.when.year})" if m.month_only else f" ({format_date(m.when)})")
         last = end
     out.append(text[last:])
     return "".join(out)

@@ -125,6 +125,7 @@ def test_a_reply_copying_the_notes_layout_is_said_without_it():
     # the date a note put in brackets after the day it names is not read out
     assert spoken_form("Max has been limping since Sunday (1 March).") == "Max has been limping since Sunday."
     assert spoken_form("She marries in June (1 June 2026), in Lisbon.") == "She marries in June, in Lisbon."
+    assert spoken_form("She marries in June (June 2027), in Lisbon.") == "She marries in June, in Lisbon."
     assert spoken_form("That was in (most of) March.") == "That was in (most of) March."
 
 
