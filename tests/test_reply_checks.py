@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assistant.reply import checks as rc
 from assistant.reply import perspective as rp
-from text.questions import asks
+from text.questions import asks, is_question
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
 THINGS = rp.their_things(SAID)
@@ -110,6 +110,11 @@ def test_repaired_turns_every_slip_to_you():
     assert rp.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
         "Your brother Tom is well."
     assert rp.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
+    # what they will have to do, copied from a feeling's cause in the notes (replies benchmark)
+    notes = "- Omar feels anxious about exam because Omar will have to resit it in August."
+    assert rp.repaired("You're anxious about your exam because I will have to resit it.", "Omar",
+                       ["What's worrying me?"], notes) == "You're anxious about your exam because you will have to resit it."
+    assert rp.repaired("I will be glad to help.", "Omar", ["Can you help me?"], notes) == "I will be glad to help."
 
 
 def test_notes_in_the_persons_own_words():
@@ -261,6 +266,9 @@ def test_what_asks_and_what_tells():
     assert asks("Hi, I'm Dana. What is my dog called") and asks("Remind me what I planted.")
     assert not asks("I'm allergic to peanuts. It's quite serious.") and not asks("I wonder how it works.")
     assert not asks("What a day I've had.")
+    assert is_question("When is my cousin's wedding") and is_question("What's her name") and is_question("Why?")
+    assert not is_question("When I was little, I lived in Cork.") and not is_question("Had a long day.")
+    assert not is_question("How lovely.")
 
 
 def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():

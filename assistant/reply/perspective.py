@@ -86,6 +86,9 @@ _OWN_VERBS = {"don't", "do", "didn't", "can", "can't", "could", "would", "will",
 _I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
 
 
+# "I will have to stop training", "I can't drive yet": the verb a modal is said with
+_I_MODAL = re.compile(r"\bI(?:['’]ll| will| would| can| could| should| must| might|['’]d)(?:n['’]t| not)?\s+"
+                      r"(?:have\s+to\s+|be\s+able\s+to\s+|need\s+to\s+)?([a-z']+)", re.I)
 _SELF_QUESTION = re.compile(r"\b(?:am|do|did|was|have|had|will|should|can)\s+i\b[^?]*\?|\bmy\b[^?]*\?", re.I)
 _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 
@@ -93,12 +96,13 @@ _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
-    theirs = {m.group(1).lower()[:4] for text in said for m in _I_CLAUSE.finditer(text)}
+    theirs = {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
+              for m in pattern.finditer(text)}
     theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
     theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
     asked_of_them = any(_SELF_QUESTION.search(text) for text in said)
     found = []
-    for m in _I_CLAUSE.finditer(reply):
+    for m in (*_I_CLAUSE.finditer(reply), *_I_MODAL.finditer(reply)):
         verb = m.group(1).lower()
         if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in theirs:
             found.append(m.group(0))
