@@ -115,6 +115,12 @@ def test_repaired_turns_every_slip_to_you():
     assert rp.repaired("You're anxious about your exam because I will have to resit it.", "Omar",
                        ["What's worrying me?"], notes) == "You're anxious about your exam because you will have to resit it."
     assert rp.repaired("I will be glad to help.", "Omar", ["Can you help me?"], notes) == "I will be glad to help."
+    # what they did with someone ("we"), said back as Hearth's own doing
+    told = "- We finally repainted the garden shed at the weekend."
+    assert rp.repaired("We repainted the garden shed.", "Omar", ["What did we repaint?"], told) == \
+        "You repainted the garden shed."
+    assert rp.repaired("We can talk about it any time.", "Omar", ["We repainted the shed."]) == \
+        "We can talk about it any time."
 
 
 def test_notes_in_the_persons_own_words():

@@ -86,6 +86,9 @@ _OWN_VERBS = {"don't", "do", "didn't", "can", "can't", "could", "would", "will",
 _I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
 
 
+# "We painted the kitchen": what they did together with someone, said as Hearth's own doing too
+_WE_CLAUSE = re.compile(r"\bwe(?:['’]re|['’]ve|['’]d| are| were| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|"
+                        r"finally\s+|to\s+)?([a-z']+)", re.I)
 # "I will have to stop training", "I can't drive yet": the verb a modal is said with
 _I_MODAL = re.compile(r"\bI(?:['’]ll| will| would| can| could| should| must| might|['’]d)(?:n['’]t| not)?\s+"
                       r"(?:have\s+to\s+|be\s+able\s+to\s+|need\s+to\s+)?([a-z']+)", re.I)
@@ -100,11 +103,17 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
               for m in pattern.finditer(text)}
     theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
     theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
+    ours = {m.group(1).lower()[:4] for text in said for m in _WE_CLAUSE.finditer(text)}
+    ours |= {w[:4] for text in said for w in re.findall(r"\b(?:did|do|have|were) we\s+([a-z']+)", text.lower())}
     asked_of_them = any(_SELF_QUESTION.search(text) for text in said)
     found = []
     for m in (*_I_CLAUSE.finditer(reply), *_I_MODAL.finditer(reply)):
         verb = m.group(1).lower()
         if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in theirs:
+            found.append(m.group(0))
+    for m in _WE_CLAUSE.finditer(reply):
+        verb = m.group(1).lower()
+        if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in ours:
             found.append(m.group(0))
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
         found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
@@ -157,7 +166,10 @@ def perspective_errors(reply: str, person: str, things: set[str], said: list[str
 
 
 _FIRST_TO_SECOND = {"i'm": "you're", "i am": "you are", "i was": "you were", "i've": "you've", "i'd": "you'd",
-                    "i'll": "you'll", "i": "you", "my": "your", "me": "you", "mine": "yours", "myself": "yourself"}
+                    "i'll": "you'll", "i": "you", "my": "your", "me": "you", "mine": "yours", "myself": "yourself",
+                    "we're": "you're", "we are": "you are", "we were": "you were", "we've": "you've",
+                    "we'd": "you'd", "we'll": "you'll", "we": "you", "our": "your", "us": "you", "ours": "yours",
+                    "ourselves": "yourselves"}
 # The person's words said back to them: "you've" in a reply is their "I've", "you are" their "I'm"
 # (the reverse of _FIRST_TO_SECOND, word by word).
 _SECOND_AS_FIRST: dict[str, tuple[str, ...]] = {}
@@ -236,7 +248,8 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     return out
 
 
-_FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myself)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myself|we're|we are|we were|we've|we'd|"
+                           r"we'll|we|our|us|ours|ourselves)\b", re.I)
 
 
 def their_words_as_yours(text: str) -> str:
