@@ -373,6 +373,11 @@ def test_a_trouble_told_answered_with_neither_sympathy_nor_its_matter_is_begun_a
     assert not rc.bad_start("A broken boiler in this weather is no fun.", told)  # takes up what they told
     assert not rc.ignores_trouble("It's always good to plan ahead.", "We booked the flights today!")  # no trouble
     assert not rc.ignores_trouble("It's always good to plan ahead.", "I'm worried, what should I do?")  # asked
+    # a trouble no feeling word names, read as bad news as the memory writer reads it (here: always)
+    night = "The people upstairs had a party until four, I barely slept."
+    assert rc.ignores_trouble("That's a bit unusual.", night, bad_news=lambda heard: True)
+    assert not rc.ignores_trouble("That's a bit unusual.", night)  # by default only a named feeling counts
+    assert not rc.ignores_trouble("A party until four is a long night.", night, bad_news=lambda heard: True)
 
 
 def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():

@@ -288,7 +288,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or recites(start, heard, known):
         return True
     if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
-            or ignores_trouble(start, heard) or cheers_bad_news(start, heard, bad_news):
+            or ignores_trouble(start, heard, bad_news) or cheers_bad_news(start, heard, bad_news):
         return True
     if said_again(start, earlier):
         return True

@@ -50,9 +50,11 @@ _SYMPATHY = re.compile(r"\b(?:sorry|scar(?:y|ed|ing)|worr\w*|afraid|hard|tough|d
                        r"sounds?|must be|talk about it)\b", re.I)
 
 
-def ignores_trouble(start: str, heard: str) -> bool:
+def ignores_trouble(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
     """A trouble told answered with neither sympathy nor anything of what they told ("You know,
-    it's always good to be prepared for unexpected situations." to a worry about Max's limp)."""
-    if not told_of_trouble(heard) or asks(heard) or _SYMPATHY.search(start):
+    it's always good to be prepared for unexpected situations." to a worry about Max's limp; "That's
+    a bit strange." to a night the neighbour's dog kept them awake). `bad_news` as for
+    cheers_bad_news, asked last."""
+    if asks(heard) or _SYMPATHY.search(start) or stems(content_words(start)) & stems(word_set(heard)):
         return False
-    return not stems(content_words(start)) & stems(word_set(heard))
+    return bad_news(heard)
