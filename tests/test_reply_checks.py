@@ -380,6 +380,15 @@ def test_a_trouble_told_answered_with_neither_sympathy_nor_its_matter_is_begun_a
     assert not rc.ignores_trouble("A party until four is a long night.", night, bad_news=lambda heard: True)
 
 
+def test_a_trouble_told_is_met_before_it_is_mended():
+    told = "My brother crashed his bike and he's in hospital, I'm so worried."
+    assert rc.bad_start("You should call the hospital and ask.", told)
+    assert rc.bad_start("Make sure you get some rest too.", told)
+    assert not rc.bad_start("Oh no, I'm so sorry. You should rest too.", told)  # sympathy first
+    assert not rc.bad_start("You should call the hospital and ask.", "My brother is in hospital, what should I do?")
+    assert not rc.advises_first("You should try the new bakery.", "We moved to a new street last month.")  # no trouble
+
+
 def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     told = "The ferry was cancelled again and I missed my meeting."
     assert rc.tells_their_feeling("You are very sorry,", told)  # (heard live, of a cancelled train)

@@ -19,7 +19,8 @@ from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import DAY_HEADER, content_words, repeats, stems, word_set
 from assistant.reply.perspective import new_words, perspective_errors, speaks_as_theirs
 from assistant.reply.sentences import lead_in
-from assistant.reply.troubles import DISMISSALS, cheers_bad_news, ignores_trouble, told_of_trouble, waves_away
+from assistant.reply.troubles import (DISMISSALS, advises_first, cheers_bad_news, ignores_trouble, told_of_trouble,
+                                      waves_away)
 from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
 
@@ -278,7 +279,8 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
-    told, with neither sympathy nor anything of what they told, or with a feeling they did not tell,
+    told, with neither sympathy nor anything of what they told or with advice before any sympathy, or with a
+    feeling they did not tell,
     or, told bad news (`bad_news`), with a cheer, or by greeting Hearth itself."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start) \
             or says_back(start, heard) \
@@ -288,7 +290,8 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or recites(start, heard, known):
         return True
     if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
-            or ignores_trouble(start, heard, bad_news) or cheers_bad_news(start, heard, bad_news):
+            or ignores_trouble(start, heard, bad_news) or cheers_bad_news(start, heard, bad_news) \
+            or advises_first(start, heard, bad_news):
         return True
     if said_again(start, earlier):
         return True

@@ -58,3 +58,15 @@ def ignores_trouble(start: str, heard: str, bad_news: Callable[[str], bool] = to
     if asks(heard) or _SYMPATHY.search(start) or stems(content_words(start)) & stems(word_set(heard)):
         return False
     return bad_news(heard)
+
+
+# Advice as the first thing said to a trouble ("You should talk to your mom about it." to a mother in
+# hospital with a broken hip, and a worry): people meet a trouble before they mend it.
+_ADVICE = re.compile(r"^\W*(?:you\s+(?:should|need\s+to|must|have\s+to|might\s+want\s+to|could\s+try)|"
+                     r"try\s+to|make\s+sure|don['’]t\s+worry|it['’]s\s+(?:important|best|a\s+good\s+idea)\s+to)\b", re.I)
+
+
+def advises_first(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+    """A trouble told, not asked about, met first with advice and no sympathy. `bad_news` as for
+    cheers_bad_news, asked last."""
+    return bool(_ADVICE.search(start)) and not _SYMPATHY.search(start) and not asks(heard) and bad_news(heard)
