@@ -67,6 +67,9 @@ def test_empty_and_fallback():
     assert rc.is_empty("")
     assert rc.is_empty("  ... ")
     assert rc.is_empty(rc.FALLBACK_REPLY) and rc.is_empty(rc.ACKNOWLEDGED_REPLY)
+    assert rc.is_empty(rc.GLAD_REPLY) and rc.is_empty(rc.SORRY_REPLY)  # fixed lines all the same
+    assert [rc.acknowledgement(v) for v in (0.8, -0.6, 0.0, None)] == \
+        [rc.GLAD_REPLY, rc.SORRY_REPLY, rc.ACKNOWLEDGED_REPLY, rc.ACKNOWLEDGED_REPLY]
     assert not rc.is_empty("Pepper.")
 
 
@@ -285,6 +288,9 @@ def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():
     assert not rc.negates("Peanuts are not good for you then.", told)  # something of its own
     assert not rc.negates("You're not allergic to anything else?", told)
     assert not rc.negates("So you are not going.", "I'm not going to the party.")  # the "not" is theirs
+    # heard live: a day of news answered as if it had not happened
+    assert rc.negates("I haven't finished my thesis yet.", "I finally finished my thesis today!")
+    assert not rc.negates("Don't forget to celebrate your thesis.", "I finally finished my thesis today!")
 
 
 def test_a_note_read_out_to_something_told_is_begun_again():

@@ -14,7 +14,7 @@ from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
 from assistant.pipeline.lifecycle import JobState
-from assistant.reply.checks import ACKNOWLEDGED_REPLY, NOT_TOLD_REPLY
+from assistant.reply.checks import ACKNOWLEDGED_REPLY, GLAD_REPLY, NOT_TOLD_REPLY, SORRY_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
@@ -340,6 +340,18 @@ def test_something_told_that_every_try_only_says_back_is_acknowledged(run):
     r.sink.heard_all()
     r.responder.wait(1, timeout=5)
     assert [e.text for e in r.seen(ev.SentenceReady)] == [ACKNOWLEDGED_REPLY]
+
+
+@pytest.mark.parametrize("told, said", [("I got the flat and I'm so happy about it.", GLAD_REPLY),
+                                        ("The flat fell through and I'm gutted.", SORRY_REPLY)])
+def test_news_that_every_try_only_says_back_is_met_as_its_feeling_asks(run, told, said):
+    r = run(told, chat=GatedChat(*[told] * 3))
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    assert [e.text for e in r.seen(ev.SentenceReady)] == [said]
 
 
 @pytest.mark.parametrize("answer", ["Your daughter is named Sam.",

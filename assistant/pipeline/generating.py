@@ -18,7 +18,7 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import (ACKNOWLEDGED_REPLY, FALLBACK_REPLY, NOT_TOLD_REPLY, borrows, invents_numbers,
+from assistant.reply.checks import (FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement, borrows, invents_numbers,
                                     unearned_openings)
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, repaired, their_name_for_another
@@ -26,6 +26,7 @@ from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
 from assistant.reply.troubles import told_of_trouble
+from memory.affect import detect_affect
 from memory.implied import implied_feelings
 from text.questions import asks, asks_about_themselves
 
@@ -49,11 +50,18 @@ class Generator:
         about_them = asks_about_themselves(job.heard)  # only what they said can answer it
         # the model said nothing worth saying: say so rather than leave the person waiting
         if fixed is None and not self._generated(job, recalled.block, about_them):
-            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY if asks(job.heard) else ACKNOWLEDGED_REPLY
+            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY if asks(job.heard) \
+                else acknowledgement(self._valence(job.heard))
         if fixed is not None:
             self._first_token(job)
             self._said(job, fixed)
         self._speak(ReplyEnd(job))
+
+    def _valence(self, heard: str) -> float | None:
+        """How good or bad what they told is for them: the feeling named, else the one implied."""
+        felt = detect_affect(heard) or (implied_feelings(self.engines.embedder).of(heard)
+                                        if self.engines.embedder is not None else None)
+        return felt.valence if felt is not None else None
 
     def _generated(self, job: Job, block: str, about_them: bool) -> bool:
         """Each sentence is said to the person as "you" (`repaired`): a small model slips into

@@ -27,6 +27,15 @@ from text.words import NUMBER_WORDS, as_digits
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
 ACKNOWLEDGED_REPLY = "I see, thanks for telling me."  # told something, and every try said it back
+# ... and what was told was good news, or bad
+GLAD_REPLY = "That's good to hear."
+SORRY_REPLY = "I'm sorry to hear that."
+
+
+def acknowledgement(valence: float | None) -> str:
+    """What is said when every try at a reply to something told failed: met as its feeling asks
+    ("I see, thanks for telling me." to "I passed my driving test this morning!" was cold)."""
+    return GLAD_REPLY if valence and valence > 0 else SORRY_REPLY if valence and valence < 0 else ACKNOWLEDGED_REPLY
 
 _REFUSAL = re.compile(
     # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
@@ -51,7 +60,7 @@ def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
 
 def is_empty(reply: str) -> bool:
     """Nothing said, or only a fixed line said when the model produced nothing worth saying."""
-    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY)
+    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY)
 
 
 def is_refusal(reply: str) -> bool:
@@ -117,11 +126,16 @@ _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I) 
 
 def negates(piece: str, heard: str) -> bool:
     """The person's own words said back with a "not" they did not say ("You are not allergic to
-    peanuts." to "I'm allergic to peanuts."): what they just told is contradicted."""
+    peanuts." to "I'm allergic to peanuts."; "I don't have a driving test yet." to "I passed my
+    driving test this morning!", heard live): what they just told is contradicted. Every word but
+    the "not" is theirs, or of the words that carry meaning two at least are and one at most is not."""
     if not _NEGATION.search(piece) or _NEGATION.search(heard):
         return False
-    words = word_set(_NEGATION.sub(" ", piece))
-    return len(content_words(piece)) >= 2 and not new_words(words, heard)
+    if len(content_words(piece)) >= 2 and not new_words(word_set(_NEGATION.sub(" ", piece)), heard):
+        return True
+    meant = content_words(_NEGATION.sub(" ", piece))
+    new = new_words(meant, heard)
+    return len(meant - new) >= 2 and len(new) <= 1
 
 
 def recites(piece: str, heard: str, known: str) -> bool:
