@@ -8,7 +8,7 @@ database; the person's sessions synthesized with the bundled Piper voice (as the
 replayed through the real loop (VAD, Whisper, recall, the language model, Piper) as that person,
 one session after another on its own date; then, in a new session two days after the last, each
 probe is said and the reply that was voiced is checked: the scenario's expectations (expect_any,
-expect_unknown, avoid_any) and the general checks of assistant/reply/checks.py (perspective,
+expect_unknown, avoid_any) and the general checks of assistant/reply/general_checks.py (perspective,
 parroting, empty, refusal, notes layout). Prints one row per probe and the totals; the replies to
 what the person told Hearth in the sessions are held to the general checks too (JSON `sessions`).
 """
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
-from assistant.reply import checks, perspective  # noqa: E402
+from assistant.reply import general_checks, perspective  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
 from assistant.modes.demo import synthesize_user  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
@@ -92,7 +92,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
             heard = [r for r in result.records if r.heard]
             for said, r in zip(session["turns"], heard):
                 told.append(ProbeRow(scenario["id"], said, r.heard, r.reply,
-                                     checks.failed_checks(r.reply, r.heard, person, things_told, said_before)))
+                                     general_checks.failed_checks(r.reply, r.heard, person, things_told, said_before)))
         last = max(date.fromisoformat(s["date"]) for s in scenario["sessions"])
         probes = scenario["probes"]
         wav = synthesize_user(engines.tts, tuple(p["say"] for p in probes), folder / "probes.wav")
@@ -108,7 +108,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
         record = turns[i] if i < len(turns) else None
         heard, reply = (record.heard, record.reply) if record else ("", "")
         things = perspective.their_things(said_before + [probe["say"]])
-        failed = checks.failed_checks(reply, heard, person, things)
+        failed = general_checks.failed_checks(reply, heard, person, things)
         failed += expectation_failures(probe, reply, unknown_phrases)
         rows.append(ProbeRow(scenario["id"], probe["say"], heard, reply, failed))
     if len(turns) != len(probes):  # an utterance split in two, or one missed: say so in the table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from assistant.reply import checks as rc
+from assistant.reply import general_checks as gc
 from assistant.reply import perspective as rp
 from text.questions import asks, is_question
 
@@ -54,47 +55,47 @@ def test_second_person_repairs_slips_and_keeps_the_rest():
 
 def test_parroting():
     heard = "The train was cancelled again this morning and I was late for work."
-    assert rc.parrots("The train was cancelled again this morning, and I was late for work.", heard)
-    assert not rc.parrots("Oh no, that sounds stressful. Did your boss mind?", heard)
-    assert not rc.parrots("Yes.", "Yes.")  # too short to be a parrot: an answer
+    assert gc.parrots("The train was cancelled again this morning, and I was late for work.", heard)
+    assert not gc.parrots("Oh no, that sounds stressful. Did your boss mind?", heard)
+    assert not gc.parrots("Yes.", "Yes.")  # too short to be a parrot: an answer
     # an answer in the question's words is no parrot; the question said back is
     asked = "What was I worried about last time?"
-    assert not rc.parrots("Last time, I felt worried about Biscuit", asked)
-    assert rc.parrots("What was I worried about last time?", asked)
+    assert not gc.parrots("Last time, I felt worried about Biscuit", asked)
+    assert gc.parrots("What was I worried about last time?", asked)
 
 
 def test_empty_and_fallback():
-    assert rc.is_empty("")
-    assert rc.is_empty("  ... ")
-    assert rc.is_empty(rc.FALLBACK_REPLY) and rc.is_empty(rc.ACKNOWLEDGED_REPLY)
-    assert rc.is_empty(rc.GLAD_REPLY) and rc.is_empty(rc.SORRY_REPLY)  # fixed lines all the same
-    assert [rc.acknowledgement(v) for v in (0.8, -0.6, 0.0, None)] == \
-        [rc.GLAD_REPLY, rc.SORRY_REPLY, rc.ACKNOWLEDGED_REPLY, rc.ACKNOWLEDGED_REPLY]
-    assert not rc.is_empty("Pepper.")
+    assert gc.is_empty("")
+    assert gc.is_empty("  ... ")
+    assert gc.is_empty(gc.FALLBACK_REPLY) and gc.is_empty(gc.ACKNOWLEDGED_REPLY)
+    assert gc.is_empty(gc.GLAD_REPLY) and gc.is_empty(gc.SORRY_REPLY)  # fixed lines all the same
+    assert [gc.acknowledgement(v) for v in (0.8, -0.6, 0.0, None)] == \
+        [gc.GLAD_REPLY, gc.SORRY_REPLY, gc.ACKNOWLEDGED_REPLY, gc.ACKNOWLEDGED_REPLY]
+    assert not gc.is_empty("Pepper.")
 
 
 def test_refusals():
-    assert rc.is_refusal("I'm sorry, but I can't assist with that.")
-    assert rc.is_refusal("As an AI, I don't have a cat.")
-    assert rc.is_refusal("I cannot provide personal information.")
-    assert not rc.is_refusal("I'm sorry to hear the train was late.")
-    assert not rc.is_refusal("I can't wait to hear how it goes!")
+    assert gc.is_refusal("I'm sorry, but I can't assist with that.")
+    assert gc.is_refusal("As an AI, I don't have a cat.")
+    assert gc.is_refusal("I cannot provide personal information.")
+    assert not gc.is_refusal("I'm sorry to hear the train was late.")
+    assert not gc.is_refusal("I can't wait to hear how it goes!")
     # a refusal's start, cut before "with" after the lead-in "I'm sorry," (heard in the replies benchmark)
-    assert rc.is_refusal("I'm sorry, but I can't assist") and rc.is_refusal("I'm sorry, I cannot help.")
-    assert not rc.is_refusal("I can't help thinking of Max.")
+    assert gc.is_refusal("I'm sorry, but I can't assist") and gc.is_refusal("I'm sorry, I cannot help.")
+    assert not gc.is_refusal("I can't help thinking of Max.")
 
 
 def test_notes_layout():
-    assert rc.has_layout("3 March 2026 (two days ago): you took Pepper to the vet.")
-    assert rc.has_layout("Here you go:\n- Pepper went to the vet")
-    assert rc.has_layout("Earlier: you were worried. Now: all is well.")
-    assert not rc.has_layout("You took Pepper to the vet on 3 March.")
+    assert gc.has_layout("3 March 2026 (two days ago): you took Pepper to the vet.")
+    assert gc.has_layout("Here you go:\n- Pepper went to the vet")
+    assert gc.has_layout("Earlier: you were worried. Now: all is well.")
+    assert not gc.has_layout("You took Pepper to the vet on 3 March.")
 
 
 def test_failed_checks_names_each_failure():
-    assert rc.failed_checks("Sure! Omar's cat is Pepper.", "what is my cat called", "Omar", THINGS) == ["perspective"]
-    assert rc.failed_checks("", "hello", "Omar", THINGS) == ["empty"]
-    assert rc.failed_checks("Your cat is called Pepper.", "what is my cat called", "Omar", THINGS) == []
+    assert gc.failed_checks("Sure! Omar's cat is Pepper.", "what is my cat called", "Omar", THINGS) == ["perspective"]
+    assert gc.failed_checks("", "hello", "Omar", THINGS) == ["empty"]
+    assert gc.failed_checks("Your cat is called Pepper.", "what is my cat called", "Omar", THINGS) == []
 
 
 def test_what_the_person_did_told_as_hearths_own():
@@ -103,7 +104,7 @@ def test_what_the_person_did_told_as_hearths_own():
     assert rp.speaks_as_them("I moved there in May.", said) == ["I moved"]
     assert rp.speaks_as_them("I don't know where you live.", said) == []
     assert rp.speaks_as_them("I'm glad you moved!", said) == []
-    assert rc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
+    assert gc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
 
 
 def test_repaired_turns_every_slip_to_you():

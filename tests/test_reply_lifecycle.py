@@ -14,7 +14,7 @@ from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
 from assistant.pipeline.lifecycle import JobState
-from assistant.reply.checks import ACKNOWLEDGED_REPLY, GLAD_REPLY, NOT_TOLD_REPLY, SORRY_REPLY
+from assistant.reply.general_checks import ACKNOWLEDGED_REPLY, GLAD_REPLY, NOT_TOLD_REPLY, SORRY_REPLY
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory

@@ -1,12 +1,12 @@
-"""What a spoken reply must not do, as pure checks on its words: no scenario lists, only grammar.
+"""Whether a reply's start should be begun again before anything of it is voiced: pure checks on
+its words, no scenario lists, only grammar.
 
-A reply speaks to the person as "you": never about them in the third person by name ("Dana
-remembers", "Dana's dog"), and never as if their things were Hearth's own ("my dog is Max" when
-the dog is theirs). It says something of its own (not the person's words back), it says something
-at all, it does not refuse an everyday question, and it carries none of the notes' layout.
-The replies benchmark and the tests hold every reply to these; the reply path repairs what it can
-of perspective before a sentence is voiced (`assistant.reply.perspective`, where the checks that
-know persons live); how a reply meets a trouble told is `assistant.reply.troubles`.
+A start that fails a general check (`assistant.reply.general_checks`: a refusal, the notes' layout),
+that says the person's words back, contradicts them, reads a note out in place of a reply, says
+it does not know what it was told, opens as nothing they said earned, or speaks as someone of
+theirs, is begun again (`bad_start`); the reply path repairs what it can of perspective before a
+sentence is voiced (`assistant.reply.perspective`, where the checks that know persons live); how
+a reply meets a trouble told is `assistant.reply.troubles`.
 """
 
 from __future__ import annotations
@@ -16,61 +16,14 @@ from typing import Callable
 
 from memory.affect import detect_affect
 from memory.lexicon import ASSISTANT_NAMES
-from memory.ranking import DAY_HEADER, content_words, repeats, stems, word_set
-from assistant.reply.perspective import new_words, perspective_errors, speaks_as_theirs
+from memory.ranking import content_words, repeats, stems, word_set
+from assistant.reply.general_checks import has_layout, is_refusal
+from assistant.reply.perspective import new_words, speaks_as_theirs
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, advises_first, cheers_bad_news, ignores_trouble, told_of_trouble,
                                       waves_away)
 from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
-
-FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
-NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
-ACKNOWLEDGED_REPLY = "I see, thanks for telling me."  # told something, and every try said it back
-# ... and what was told was good news, or bad
-GLAD_REPLY = "That's good to hear."
-SORRY_REPLY = "I'm sorry to hear that."
-
-
-def acknowledgement(valence: float | None) -> str:
-    """What is said when every try at a reply to something told failed: met as its feeling asks
-    ("I see, thanks for telling me." to "I passed my driving test this morning!" was cold)."""
-    return GLAD_REPLY if valence and valence > 0 else SORRY_REPLY if valence and valence < 0 else ACKNOWLEDGED_REPLY
-
-_REFUSAL = re.compile(
-    # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
-    r"\b(?:can(?:no|')t|could(?:n't| not)|unable to|not able to|won't)\s+(?:assist|help)(?:\s+with\s+(?:that|this)|\W*$)"
-    r"|\bas an ai\b|\bi'm (?:just )?an ai\b|\bi am (?:just )?an ai\b"
-    r"|\b(?:can(?:no|')t|could(?:n't| not))\s+(?:provide|share|access)\s+(?:personal|that|this|any)", re.I)
-_BULLET_LINE = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+\S")
-NOTES_WORDS = re.compile(r"what you remember about|\bnotes?\b:|\bearlier:|\bnow:", re.I)
-
-
-def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
-    """Most of the reply's words are the words just heard (a reply that says nothing of its own).
-    An answer in the question's words is none: "Last time, you felt worried about Biscuit" to
-    "What was I worried about last time?" has a word of its own."""
-    said = word_set(reply)
-    if not said or not word_set(heard):
-        return False
-    if "?" in heard and new_words(content_words(reply), heard):  # (its mark: "How lovely, …" asks nothing)
-        return False
-    return repeats(reply, [word_set(heard)], share) and len(said) >= 3
-
-
-def is_empty(reply: str) -> bool:
-    """Nothing said, or only a fixed line said when the model produced nothing worth saying."""
-    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY)
-
-
-def is_refusal(reply: str) -> bool:
-    return bool(_REFUSAL.search(reply))
-
-
-def has_layout(reply: str) -> bool:
-    """The notes' layout copied into a reply: a day header, a bullet, the notes' own labels."""
-    return bool(DAY_HEADER.search(reply) or _BULLET_LINE.search(reply) or NOTES_WORDS.search(reply))
-
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
 # hear that"): the next piece decides.
@@ -293,9 +246,9 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
-    told, with neither sympathy nor anything of what they told or with advice before any sympathy, or with a
-    feeling they did not tell,
-    or, told bad news (`bad_news`), with a cheer, or by greeting Hearth itself."""
+    told, with neither sympathy nor anything of what they told or with advice before any sympathy,
+    or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
+    greeting Hearth itself."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start) \
             or says_back(start, heard) \
             or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
@@ -317,21 +270,3 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     if len(words) >= 4 and said[1:4] == words[1:4]:
         return True
     return repeats(start, [word_set(reply) for reply in earlier], share=0.8)
-
-
-def failed_checks(reply: str, heard: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
-    """The names of the general checks the reply fails (empty when it passes them all)."""
-    failed = []
-    if is_empty(reply):
-        failed.append("empty")
-    if perspective_errors(reply, person, things, [*said, heard]):
-        failed.append("perspective")
-    if parrots(reply, heard):
-        failed.append("parrot")
-    if is_refusal(reply):
-        failed.append("refusal")
-    if has_layout(reply):
-        failed.append("layout")
-    return failed
-
-

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (bad_start, not_told, parrots, praises_untold, recites, said_again,
-                                    undecided_start)
+from assistant.reply.checks import bad_start, not_told, praises_untold, recites, said_again, undecided_start
+from assistant.reply.general_checks import parrots
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import cheers_bad_news, told_of_trouble
 from text.questions import asks

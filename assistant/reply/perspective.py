@@ -3,8 +3,9 @@
 The grammar of perspective, as pure functions on words: where a reply talks about the person by
 name ("Dana remembers", "Dana's dog"), claims their things ("my dog is Max" when the dog is
 theirs) or tells what they did as Hearth's own ("I live in Bristol"); and the repair of those
-slips before a sentence is voiced (`repaired`). `assistant.reply.checks` holds the checks a reply
-is judged by; this module is the part of them that knows persons.
+slips before a sentence is voiced (`repaired`). `assistant.reply.general_checks` and
+`assistant.reply.checks` hold the checks a reply is judged by; this module is the part of them that
+knows persons.
 """
 
 from __future__ import annotations

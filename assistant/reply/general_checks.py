@@ -1,0 +1,81 @@
+"""The general checks a spoken reply is held to, and the fixed lines said when the model gives
+nothing worth saying. Pure; no scenario lists, only grammar.
+
+A reply speaks to the person as "you" (`assistant.reply.perspective`), says something of its own
+(not the person's words back), says something at all, does not refuse an everyday question, and
+carries none of the notes' layout. The replies benchmark and the tests hold every reply to these
+(`failed_checks`); the reply path begins again a reply that opens by failing one
+(`assistant.reply.checks.bad_start`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.ranking import DAY_HEADER, content_words, repeats, word_set
+from assistant.reply.perspective import new_words, perspective_errors
+
+FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
+NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
+ACKNOWLEDGED_REPLY = "I see, thanks for telling me."  # told something, and every try said it back
+# ... and what was told was good news, or bad
+GLAD_REPLY = "That's good to hear."
+SORRY_REPLY = "I'm sorry to hear that."
+
+
+def acknowledgement(valence: float | None) -> str:
+    """What is said when every try at a reply to something told failed: met as its feeling asks
+    ("I see, thanks for telling me." to "I passed my driving test this morning!" was cold)."""
+    return GLAD_REPLY if valence and valence > 0 else SORRY_REPLY if valence and valence < 0 else ACKNOWLEDGED_REPLY
+
+_REFUSAL = re.compile(
+    # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
+    r"\b(?:can(?:no|')t|could(?:n't| not)|unable to|not able to|won't)\s+(?:assist|help)(?:\s+with\s+(?:that|this)|\W*$)"
+    r"|\bas an ai\b|\bi'm (?:just )?an ai\b|\bi am (?:just )?an ai\b"
+    r"|\b(?:can(?:no|')t|could(?:n't| not))\s+(?:provide|share|access)\s+(?:personal|that|this|any)", re.I)
+_BULLET_LINE = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])\s+\S")
+NOTES_WORDS = re.compile(r"what you remember about|\bnotes?\b:|\bearlier:|\bnow:", re.I)
+
+
+def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
+    """Most of the reply's words are the words just heard (a reply that says nothing of its own).
+    An answer in the question's words is none: "Last time, you felt worried about Biscuit" to
+    "What was I worried about last time?" has a word of its own."""
+    said = word_set(reply)
+    if not said or not word_set(heard):
+        return False
+    if "?" in heard and new_words(content_words(reply), heard):  # (its mark: "How lovely, …" asks nothing)
+        return False
+    return repeats(reply, [word_set(heard)], share) and len(said) >= 3
+
+
+def is_empty(reply: str) -> bool:
+    """Nothing said, or only a fixed line said when the model produced nothing worth saying."""
+    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY)
+
+
+def is_refusal(reply: str) -> bool:
+    return bool(_REFUSAL.search(reply))
+
+
+def has_layout(reply: str) -> bool:
+    """The notes' layout copied into a reply: a day header, a bullet, the notes' own labels."""
+    return bool(DAY_HEADER.search(reply) or _BULLET_LINE.search(reply) or NOTES_WORDS.search(reply))
+
+
+def failed_checks(reply: str, heard: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
+    """The names of the general checks the reply fails (empty when it passes them all)."""
+    failed = []
+    if is_empty(reply):
+        failed.append("empty")
+    if perspective_errors(reply, person, things, [*said, heard]):
+        failed.append("perspective")
+    if parrots(reply, heard):
+        failed.append("parrot")
+    if is_refusal(reply):
+        failed.append("refusal")
+    if has_layout(reply):
+        failed.append("layout")
+    return failed
+
+
