@@ -322,36 +322,27 @@ def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_e
     assert r.history.turns == [("What is my dog called?", REPLY), ("And my cat?", "Your cat is called Pepper.")]
 
 
+def _voiced_when_every_try_fails(run, heard: str, *tries: str) -> list[str]:
+    """What is voiced to `heard` when the model says `tries` (the last again and again)."""
+    r = run(heard, chat=GatedChat(*tries))
+    r.chat.open()
+    r.responder.start(1, 1, UTTERANCE, speculative=False)
+    r.until(lambda: r.sink.finishing.is_set())
+    r.sink.heard_all()
+    r.responder.wait(1, timeout=5)
+    return [e.text for e in r.seen(ev.SentenceReady)]
+
+
 def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was_not_said(run):
-    r = run("How old is my dog?", chat=GatedChat("Max is 10 years old."))  # every try makes the age up
-    r.chat.open()
-    r.responder.start(1, 1, UTTERANCE, speculative=False)
-    r.until(lambda: r.sink.finishing.is_set())
-    r.sink.heard_all()
-    r.responder.wait(1, timeout=5)
-    assert [e.text for e in r.seen(ev.SentenceReady)] == [NOT_TOLD_REPLY]
+    # every try makes the age up
+    assert _voiced_when_every_try_fails(run, "How old is my dog?", "Max is 10 years old.") == [NOT_TOLD_REPLY]
 
 
-def test_something_told_that_every_try_only_says_back_is_acknowledged(run):
-    r = run("It's raining again here.", chat=GatedChat(*["It's raining again here."] * 3))
-    r.chat.open()
-    r.responder.start(1, 1, UTTERANCE, speculative=False)
-    r.until(lambda: r.sink.finishing.is_set())
-    r.sink.heard_all()
-    r.responder.wait(1, timeout=5)
-    assert [e.text for e in r.seen(ev.SentenceReady)] == [ACKNOWLEDGED_REPLY]
-
-
-@pytest.mark.parametrize("told, said", [("I got the flat and I'm so happy about it.", GLAD_REPLY),
+@pytest.mark.parametrize("told, said", [("It's raining again here.", ACKNOWLEDGED_REPLY),
+                                        ("I got the flat and I'm so happy about it.", GLAD_REPLY),
                                         ("The flat fell through and I'm gutted.", SORRY_REPLY)])
 def test_news_that_every_try_only_says_back_is_met_as_its_feeling_asks(run, told, said):
-    r = run(told, chat=GatedChat(*[told] * 3))
-    r.chat.open()
-    r.responder.start(1, 1, UTTERANCE, speculative=False)
-    r.until(lambda: r.sink.finishing.is_set())
-    r.sink.heard_all()
-    r.responder.wait(1, timeout=5)
-    assert [e.text for e in r.seen(ev.SentenceReady)] == [said]
+    assert _voiced_when_every_try_fails(run, told, *[told] * 3) == [said]
 
 
 @pytest.mark.parametrize("answer", ["Your daughter is named Sam.",
