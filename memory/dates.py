@@ -82,6 +82,7 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
 
     for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
         add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
+
     def ahead(m: re.Match, month: int, day: int) -> date | None:
         """A day of a month said without its year: this year's, or next year's if it is past and
         said as what is still to come."""
@@ -122,7 +123,7 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
         year = said_on.year
         if m[3]:
             year = int(m[3])
-        elif lead.startswith(("last", "since")) and month > said_on.month - lead.startswith("last"):
+        elif lead.startswith("last") and month >= said_on.month or lead.startswith("since") and month > said_on.month:
             year -= 1
         elif (lead.startswith("next") or future or _coming(text, m.start())) and month < said_on.month \
                 and not lead.startswith("since"):
