@@ -128,9 +128,9 @@ _OF_THEIRS = re.compile(r"\b[Mm]y\s+[A-Za-z]+|(?<=\w )[A-Z][a-z]+")
 
 def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     """To a question about someone or something of theirs and not about themselves ("How is my mum
-    doing now?", "What does Mia do now?"), an "I" that does what Hearth does not ("I'm feeling better now."): a small model
-    takes the part of whom it was asked about, and made "you" it would tell the person they are
-    recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that."""
+    doing now?", "What does Mia do now?"), an "I" that does what Hearth does not ("I'm feeling
+    better now."): a small model takes the part of whom it was asked about, and made "you" it would
+    tell the person they are recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that."""
     if not _OF_THEIRS.search(asked) or re.search(r"\bi\b|\bi['’]", asked, re.I):
         return []
     return [m.group(0) for m in _I_CLAUSE.finditer(reply)
