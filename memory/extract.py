@@ -10,13 +10,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from text.questions import is_question
 from text.words import split_sentences
 from wordfreq import zipf_frequency
 
 from . import lexicon as lx
 from .affect import Affect, detect_affect
-from .dates import DateMention, absolutise, resolve_dates
+from .dates import DateMention, resolve_dates
+from .noting import fact_of
 
 
 @dataclass(frozen=True)
@@ -246,63 +246,6 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
     out = list(mentions.values())
     out.sort(key=lambda m: (m.known_id is None, not m.named, m.start))
     return out
-
-
-# first person -> the person's name, so a memory reads the same wherever it is shown
-_VERBS = {"have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't", "feel": "feels", "work": "works",
-          "love": "loves", "like": "likes", "want": "wants", "need": "needs", "think": "thinks", "live": "lives",
-          "go": "goes", "get": "gets", "hope": "hopes", "know": "knows", "miss": "misses", "sleep": "sleeps",
-          "enjoy": "enjoys", "plan": "plans", "play": "plays", "try": "tries", "wish": "wishes", "eat": "eats",
-          "am": "is", "usually": "usually", "still": "still", "really": "really", "finally": "finally"}
-_PRONOUNS = [(r"\bI (?:(usually|still|really|finally|also|just) )?(" + "|".join(re.escape(v) for v in _VERBS) + r")\b",
-              lambda m, n: f"{n} " + (m.group(1) + " " if m.group(1) else "") + _VERBS[m.group(2)]),
-             (r"\bI'm\b|\bI am\b", "{n} is"), (r"\bI've\b", "{n} has"), (r"\bI'll\b", "{n} will"),
-             (r"\bI'd\b", "{n} would"), (r"\bI was\b", "{n} was"), (r"\bmyself\b", "themself"),
-             (r"\bI\b", "{n}"), (r"\bmy\b", "{n}'s"), (r"\bMy\b", "{n}'s"), (r"\bme\b", "{n}"), (r"\bmine\b", "{n}'s")]
-_SMALLTALK = re.compile(r"^\W*(hey|hi|hello|thanks|thank you|wow|yeah|yes|no|ok|okay|sure|good to see you|"
-                        r"congrats|congratulations|that's (great|awesome|amazing|cool)|sounds (great|good|fun)|"
-                        r"glad to hear|i'm glad|bye|see you|take care|haha|lol)\b[^.!?]{0,30}[.!?]*\s*$", re.I)
-
-
-# What a person is called before Hearth knows their name (assistant/config.py's "me" on a desk of
-# one): their notes stay in their own words ("I walked my dog"), never "me walked me's dog".
-PLACEHOLDER_NAMES = frozenset({"me", "person", "you"})
-
-
-def note_name(name: str) -> str:
-    """The name the person's notes call them by; "" keeps the notes in their own words."""
-    return "" if not name or name.strip().lower() in PLACEHOLDER_NAMES else name
-
-
-def third_person(text: str, name: str) -> str:
-    if not name:  # (their own words, as they said them)
-        return text
-    for pattern, repl in _PRONOUNS:
-        text = re.sub(pattern, (lambda m, r=repl: r(m, name)) if callable(repl) else repl.format(n=name), text)
-    return text
-
-
-def informative(text: str) -> list[str]:
-    """The turn's sentences that carry information: no questions, no greetings or small talk (a turn
-    that only asks something is kept as a raw turn but makes no memory item)."""
-    return [s for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)]
-
-
-def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:
-    """The turn's content as a memory sentence: informative sentences, dates absolute, third person, bounded."""
-    absolute = absolutise(text, dates)
-    words: list[str] = []
-    for sentence in informative(absolute):
-        sw = sentence.split()
-        if words and len(words) + len(sw) > max_words:
-            break
-        words += sw
-    words = words[:max_words]
-    fact = " ".join(words).strip()
-    if name:
-        fact = third_person(fact, name)
-        fact = re.sub(rf"\b{re.escape(name)} is {re.escape(name)}\b[.!]?\s*", "", fact)  # "I'm Dana." says nothing
-    return fact.rstrip(".!? ")
 
 
 def analyse(text: str, said_on: date, known: list[Known], name: str = "", max_words: int = 45) -> TurnFacts:

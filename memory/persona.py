@@ -79,7 +79,7 @@ def consolidate(turns: list[tuple[int, str, Affect | None, str | None]], name: s
     turns: (turn id, text, affect, schema). A feeling that recurs in a schema, or any stated like or
     dislike, becomes an enduring trait; confidence grows with the evidence.
     """
-    who = name or "I"  # (no name: the person's own words, memory/extract.note_name)
+    who = name or "I"  # (no name: the person's own words, memory/noting.note_name)
 
     def conjugated(verb: str) -> str:  # "loves" → "love" after "I"
         return verb if name or verb.startswith("can't") else verb[:-1]

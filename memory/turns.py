@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from audio.voice_cues import VoiceCues, departures, describe, usual, voice_cues
 
-from . import extract, persona
+from . import extract, noting, persona
 from .affect import Affect, heard_affect
 from .clusters import ALPHA
 from .dates import format_date
@@ -54,7 +54,7 @@ class PersonMemory:
         person = store.person(person_id)
         if person is None:
             raise MemoryStoreError(f"no person {person_id} in the memory store")
-        self.name = extract.note_name(person["name"])  # what their notes call them ("" for "me")
+        self.name = noting.note_name(person["name"])  # what their notes call them ("" for "me")
         self.session_id = session_id if session_id is not None else store.start_session(person_id, clock())
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
@@ -69,7 +69,7 @@ class PersonMemory:
         """What the person says, in the words their notes are written in ("What race am I training
         for?" → "What race am Grace training for?"): the notes call them by name, and a question in
         the first person scored 0.2 against the note that answers it (0.6 in the notes' words)."""
-        return extract.third_person(text, self.name)
+        return noting.third_person(text, self.name)
 
     def prepare(self, partial_text: str) -> None:
         if partial_text.strip():
@@ -144,7 +144,7 @@ class PersonMemory:
         when = format_date(now.date())
         happens = facts.dates[0].when.isoformat() if facts.dates else None
         new = Draft(facts.fact, when, emotion=facts.affect.label if facts.affect else None,
-                    cause=extract.third_person(facts.affect.cause, self.name) if facts.affect and facts.affect.cause
+                    cause=noting.third_person(facts.affect.cause, self.name) if facts.affect and facts.affect.cause
                     else None, provenance=(turn_id,))
         turn_vec = self.embedder.embed_one(facts.fact)
         target, old = self._target(facts, entities, turn_vec)
@@ -163,7 +163,7 @@ class PersonMemory:
         felt = named or self._heard_affect(text, turn_id) or facts.affect
         if felt:
             if felt.cause:  # in the notes' words, as the item's cause is ("Grace is training", not "I'm")
-                felt = replace(felt, cause=extract.third_person(felt.cause, self.name))
+                felt = replace(felt, cause=noting.third_person(felt.cause, self.name))
             previous = {p["entity_id"]: p for p in self.store.persona(self.person_id, "cross")}
             node_texts = persona.cross_nodes(felt, touched, turn_id, None, self.name)
         node_vecs = self.embedder.embed([n.text for n in node_texts]) if node_texts else []
@@ -249,7 +249,7 @@ class PersonMemory:
     def end_session(self) -> None:
         """Long horizon: recurring feelings and stated likes of this session become independent persona nodes."""
         now = self.clock()
-        nodes = persona.consolidate(self._session_turns, self.name, third=lambda t: extract.third_person(t, self.name))
+        nodes = persona.consolidate(self._session_turns, self.name, third=lambda t: noting.third_person(t, self.name))
         if nodes:
             existing = self.store.persona(self.person_id, "independent")
             vecs = self.embedder.embed([n.text for n in nodes])

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from memory import affect, dates, extract, persona, ranking, update
+from memory import affect, dates, extract, noting, persona, ranking, update
 from memory.update import Draft
 
 D = date(2026, 5, 10)  # a Sunday
@@ -182,9 +182,9 @@ def test_what_happened_leaves_out_what_only_leads_up_to_it(said, event):
 
 
 def test_third_person_and_fact():
-    assert extract.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
+    assert noting.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
     text = "Hi! I saw Anna yesterday. How are you?"
-    fact = extract.fact_of(text, "Dana", dates.resolve_dates(text, D))
+    fact = noting.fact_of(text, "Dana", dates.resolve_dates(text, D))
     assert fact == "Dana saw Anna yesterday (9 May 2026)"
 
 
@@ -192,9 +192,9 @@ def test_a_question_heard_without_its_mark_is_no_fact():
     # Whisper leaves the mark off now and then: written down, "When is Ravi's graduation" became what
     # was true now of the graduation, and put the date told before in the past
     for asked in ("When is Ravi's graduation", "What's my sister's new address", "Where do I keep the spare key"):
-        assert extract.fact_of(asked, "Dana", []) == "", asked
-    assert extract.fact_of("When I was little, I lived in Cork.", "Dana", []) == "When Dana was little, Dana lived in Cork"
-    assert extract.fact_of("Had a long day at work.", "Dana", []) == "Had a long day at work"
+        assert noting.fact_of(asked, "Dana", []) == "", asked
+    assert noting.fact_of("When I was little, I lived in Cork.", "Dana", []) == "When Dana was little, Dana lived in Cork"
+    assert noting.fact_of("Had a long day at work.", "Dana", []) == "Had a long day at work"
 
 
 def test_foreign_script_and_long_text_are_handled():
@@ -238,9 +238,9 @@ def test_an_integrative_memory_reads_as_plain_sentences():
 
 
 def test_the_notes_of_a_person_without_a_name_stay_in_their_own_words():
-    facts = extract.analyse("I walked my dog Max and I'm worried about his leg.", D, [], extract.note_name("me"))
+    facts = extract.analyse("I walked my dog Max and I'm worried about his leg.", D, [], noting.note_name("me"))
     assert facts.fact == "I walked my dog Max and I'm worried about his leg"
-    assert extract.note_name("me") == "" and extract.note_name("Dana") == "Dana"
+    assert noting.note_name("me") == "" and noting.note_name("Dana") == "Dana"
     d = update.compose(Draft("I walked my dog Max", "2 March 2026", emotion="happy", cause="the walk"),
                        Draft("Max is limping", "3 March 2026", emotion="worried"), "")
     assert update.render(d, "") == ("Max is limping. Before that, on 2 March 2026, I walked my dog Max, and I felt "
@@ -469,7 +469,7 @@ def test_block_skips_a_line_that_repeats_one_already_in_it():
 
 def test_a_self_introduction_is_not_a_memory_of_its_own():
 
-    from memory.extract import fact_of
+    from memory.noting import fact_of
 
     fact = fact_of("I'm Dana. I just got back from a walk with my dog Biscuit.", "Dana", [])
     assert not fact.startswith("Dana is Dana") and "walk" in fact

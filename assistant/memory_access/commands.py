@@ -40,7 +40,7 @@ _NEW_NAME = re.compile(r"\b(?:called|named|name\s+is|name's)\s+([A-Z][\w'-]*)", 
 def as_said_to_them(text: str, name: str) -> str:
     """A note about the person ("Dana's dog Max has been limping") said to them ("your dog Max…")."""
     text = _DATE_NOTE.sub("", text).strip().rstrip(".")
-    # (no name: the notes are in the person's own words, "I walked my dog", memory/extract.note_name)
+    # (no name: the notes are in the person's own words, "I walked my dog", memory/noting.note_name)
     out = second_person(text, name, set()) if name else their_words_as_yours(text)
     return out[:1].upper() + out[1:]
 

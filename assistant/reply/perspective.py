@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from memory.enrolment import enrolment_intent
-from memory.extract import PLACEHOLDER_NAMES
+from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import word_set
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
