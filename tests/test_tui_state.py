@@ -10,7 +10,7 @@ import pytest
 from assistant import events as ev
 from assistant.timings import stage_durations
 from audio.sources import Frame
-from tui import render
+from tui import render, render_memories
 from tui.gate import FrameGate, LevelMeter, level_dbfs
 from tui.sample import SAMPLE_NOW, sample_items
 from tui.state import (LISTENING, SPEAKING, TALKING, THINKING, Controls, EngineProgress, InputLevel, SessionEnded,
@@ -190,22 +190,22 @@ def test_bar_and_level_meter():
 
 def test_when_is_relative_to_now():
     now = datetime(2026, 3, 20, 12, 0)
-    assert render.when("2026-03-20T11:59:30", now) == "just now"
-    assert render.when("2026-03-20T11:50:00", now) == "10 min ago"
-    assert render.when("2026-03-20T09:00:00", now) == "3 h ago"
-    assert render.when("2026-03-19T12:00:00", now) == "1 day ago"
-    assert render.when("2026-03-01T12:00:00", now) == "2 weeks ago"
-    assert render.when("2025-01-01T12:00:00", now) == "2025-01-01"
-    assert render.when(None, now) == "" and render.when("yesterday", now) == "yesterday"
+    assert render_memories.when("2026-03-20T11:59:30", now) == "just now"
+    assert render_memories.when("2026-03-20T11:50:00", now) == "10 min ago"
+    assert render_memories.when("2026-03-20T09:00:00", now) == "3 h ago"
+    assert render_memories.when("2026-03-19T12:00:00", now) == "1 day ago"
+    assert render_memories.when("2026-03-01T12:00:00", now) == "2 weeks ago"
+    assert render_memories.when("2025-01-01T12:00:00", now) == "2025-01-01"
+    assert render_memories.when(None, now) == "" and render_memories.when("yesterday", now) == "yesterday"
 
 
 def test_memories_render_whatever_keys_are_present():
-    facts = render.facts_text([{"text": "bare"}, {"entity": "Biscuit", "schema": "pets", "text": "a dog",
+    facts = render_memories.facts_text([{"text": "bare"}, {"entity": "Biscuit", "schema": "pets", "text": "a dog",
                                                   "score": 0.5, "source": "fallback", "said_at": "2026-03-20T18:29:30"}],
                               SAMPLE_NOW).plain
     assert "(no entity)" in facts and "bare" in facts
     assert "○ Biscuit · pets  0.50 · just now · fallback" in facts
-    persona = render.persona_text([{"kind": "persona", "text": "loves walks"},
+    persona = render_memories.persona_text([{"kind": "persona", "text": "loves walks"},
                                    {"kind": "persona", "text": "worried", "affect": {"label": "anxious", "valence": -0.5},
                                     "cause": "exams", "source": "pool"}], SAMPLE_NOW).plain
     assert "(no affect)" in persona and "loves walks" in persona

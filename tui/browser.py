@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
-from .render import when
+from .render_memories import when
 
 if TYPE_CHECKING:
     from memory import MemoryStore

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 
-from . import render
+from . import render, render_memories
 from .state import ViewState
 
 
@@ -154,8 +154,8 @@ class MemoriesPanel(Vertical):
         elif not state.facts:
             self.query_one("#facts", Static).update(Text(f"turn {state.memories_turn}: no facts recalled", style="dim"))
         else:
-            self.query_one("#facts", Static).update(render.facts_text(state.facts, now))
-        persona = render.persona_text(state.persona, now) if state.memories_turn is not None else Text("")
+            self.query_one("#facts", Static).update(render_memories.facts_text(state.facts, now))
+        persona = render_memories.persona_text(state.persona, now) if state.memories_turn is not None else Text("")
         self.query_one("#persona", Static).update(persona)
         self.border_title = (f"Active memories (turn {state.memories_turn})" if state.memories_turn is not None
                              else "Active memories")
