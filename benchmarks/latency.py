@@ -36,7 +36,8 @@ from assistant.clock import MonotonicClock  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
 from assistant.modes.demo import SCRIPT, synthesize_user  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
-from assistant.pipeline.loop import LoopOptions, TurnLoop  # noqa: E402
+from assistant.pipeline.loop import TurnLoop  # noqa: E402
+from assistant.pipeline.loop_types import LoopOptions  # noqa: E402
 from assistant.memory_access.remembering import open_memory_store, session_memory  # noqa: E402
 from assistant.modes.replay import replay_session  # noqa: E402
 from assistant.memory_access.routing import OneMemory  # noqa: E402

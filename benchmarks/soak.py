@@ -144,7 +144,7 @@ def _soak_options(paced: bool = False):
     does while the reply plays and the person answers (the replay clock counts that as the person's
     pause, not as the next turn's latency). Unpaced, the audio outruns partial transcripts, so there
     are none; paced, speech is read in real time and the whole streaming pipeline runs as live."""
-    from assistant.pipeline.loop import LoopOptions
+    from assistant.pipeline.loop_types import LoopOptions
 
     if paced:
         return LoopOptions(wait_for_reply=True, pace_speech=True)

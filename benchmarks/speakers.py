@@ -183,7 +183,7 @@ def read_rttm(path: Path) -> list[tuple[float, float, str]]:
 
 def conversation_benchmark(encoder: VoiceEncoder, wav: Path, rttm: Path) -> dict:
     from assistant.config import Config
-    from assistant.pipeline.loop import endpoint_settings
+    from assistant.pipeline.loop_types import endpoint_settings
     from audio.listener import Listener
     from audio.sources import FileSource
     from audio.vad import SileroVad

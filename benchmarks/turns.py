@@ -38,7 +38,7 @@ from latency import SPEECH, default_clips, reference_segments, replay_all  # noq
 
 from assistant.config import load_config  # noqa: E402
 from assistant.pipeline.end_silence import end_silence_heard  # noqa: E402
-from assistant.pipeline.loop import LoopOptions, endpoint_settings  # noqa: E402
+from assistant.pipeline.loop_types import LoopOptions, endpoint_settings  # noqa: E402
 from assistant.timings import summarize  # noqa: E402
 from audio.endpointer import Signal  # noqa: E402
 from audio.listener import Listener  # noqa: E402

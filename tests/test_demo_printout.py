@@ -2,7 +2,7 @@
 
 from assistant import events as ev
 from assistant.modes.demo import NOTE_CHARS, session_printout
-from assistant.pipeline.loop import TurnRecord
+from assistant.pipeline.loop_types import TurnRecord
 
 LINES = ("Hi, I'm Ada. I just came back from the market.", "I bought far too many apples.")
 

@@ -326,7 +326,7 @@ def _run(case, ctx, request, speech_dir, tmp_path, capsys, monkeypatch):
 def _monologue(engines, config, speech_dir: Path) -> None:
     """Ten minutes of speech with the pauses between clips removed: cut into utterances of at most
     max_utterance_s (checked with the listener; answering each would take the LLM minutes)."""
-    from assistant.pipeline.loop import endpoint_settings
+    from assistant.pipeline.loop_types import endpoint_settings
     from audio.listener import Listener
     from audio.sources import FRAME_SAMPLES, Frame, read_audio_file
 

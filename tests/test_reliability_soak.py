@@ -78,7 +78,8 @@ def test_a_live_loop_keeps_only_its_last_turn_records(speech_dir, engines, test_
     audio: 8 MB an hour in the soak)."""
     from assistant import events as ev
     from assistant.clock import ReplayClock, follow
-    from assistant.pipeline.loop import LoopOptions, TurnLoop
+    from assistant.pipeline.loop import TurnLoop
+    from assistant.pipeline.loop_types import LoopOptions
     from audio.sinks import WavSink
     from audio.sources import FileSource
 

@@ -198,7 +198,8 @@ def test_a_sound_too_short_to_be_a_turn_after_a_carried_utterance_leaves_it_answ
     stand-in (the VAD one that hears loudness), so the cough comes before any audio by construction."""
     from dataclasses import replace
 
-    from assistant.pipeline.loop import LoopOptions, TurnLoop
+    from assistant.pipeline.loop import TurnLoop
+    from assistant.pipeline.loop_types import LoopOptions
     from audio import FRAME_SAMPLES
     from audio.sinks import WavSink
     from audio.sources import Frame

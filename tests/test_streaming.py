@@ -12,7 +12,8 @@ import soundfile as sf
 
 from assistant import events as ev
 from assistant.clock import MonotonicClock
-from assistant.pipeline.loop import LoopOptions, TurnLoop, endpoint_settings
+from assistant.pipeline.loop import TurnLoop
+from assistant.pipeline.loop_types import LoopOptions, endpoint_settings
 from assistant.modes.replay import replay_file
 from audio import FRAME_SAMPLES, SAMPLE_RATE
 from audio.listener import Listener

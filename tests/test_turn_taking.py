@@ -7,7 +7,7 @@ import pytest
 from assistant.modes.replay import replay_file
 from audio.listener import Listener
 from audio.sources import FileSource
-from assistant.pipeline.loop import endpoint_settings
+from assistant.pipeline.loop_types import endpoint_settings
 from conftest import SPEECH, items
 
 

@@ -146,7 +146,8 @@ class Session:
                                      daemon=True).start()
                 else:
                     post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
-                from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
+                from assistant.pipeline.loop import TurnLoop
+                from assistant.pipeline.loop_types import LIVE_RECORDS
 
                 loop = TurnLoop(self.engines, sink, bus, MonotonicClock(), self.config, routing=self.routing,
                                 keep_records=LIVE_RECORDS)

@@ -208,7 +208,8 @@ def run_live(args, config) -> int:
     from audio.microphone import MicSource
 
     from assistant.clock import MonotonicClock
-    from assistant.pipeline.loop import LIVE_RECORDS, TurnLoop
+    from assistant.pipeline.loop import TurnLoop
+    from assistant.pipeline.loop_types import LIVE_RECORDS
     from assistant.memory_access.remembering import open_memory_store
 
     if _window(args):

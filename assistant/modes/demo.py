@@ -27,7 +27,8 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.config import Config
 from assistant.engines import Engines
-from assistant.pipeline.loop import TurnLoop, TurnRecord
+from assistant.pipeline.loop import TurnLoop
+from assistant.pipeline.loop_types import TurnRecord
 from assistant.memory_access.remembering import open_memory_store, session_memory
 from assistant.memory_access.routing import OneMemory, SpeakerRouting
 from assistant.modes.replay import EventLog, ReplayResult, write_transcript

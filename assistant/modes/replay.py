@@ -16,7 +16,8 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock, ReplayClock, follow
 from assistant.config import Config
 from assistant.engines import Engines
-from assistant.pipeline.loop import LoopOptions, TurnLoop, TurnRecord
+from assistant.pipeline.loop import TurnLoop
+from assistant.pipeline.loop_types import LoopOptions, TurnRecord
 from assistant.memory_access.routing import SpeakerRouting
 from assistant.timings import format_turn_table, stage_durations
 

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Iterator
 
 import numpy as np
 
-from audio.endpointer import EndpointSettings, Signal
+from audio.endpointer import Signal
 from audio.listener import Listener
 from audio.sinks import AudioSink
 from audio.sources import Frame
@@ -33,40 +32,8 @@ from assistant.pipeline.partials import PartialTranscriber
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory, SpeakerRouting
+from assistant.pipeline.loop_types import LoopOptions, TurnRecord, endpoint_settings
 from assistant.pipeline.planner import CancelJob, ReleaseJob, StartJob, TurnPlanner
-
-
-@dataclass(frozen=True)
-class LoopOptions:
-    partials: bool = True  # transcribe while the person speaks
-    anticipate: bool = True  # partial transcripts prepare the memory candidate pool
-    speculate: bool = True  # start the reply when the voice stops, release it at the endpoint
-    stream_audio: bool = True  # play the first sentence while the rest is generated
-    prefill: bool = True  # evaluate the prompt from partial transcripts while the person speaks
-    adaptive_endpoint: bool = True  # shorter silence after a question, longer after "and..."
-    wait_for_reply: bool = False  # fast replays: the recording waits for each reply, as a person would
-    pace_speech: bool = False  # fast replays: speech is read in real time, pauses are skipped
-
-    @classmethod
-    def sequential(cls, **kw) -> "LoopOptions":
-        return cls(partials=False, anticipate=False, speculate=False, stream_audio=False, prefill=False,
-                   adaptive_endpoint=False, **kw)
-
-
-@dataclass
-class TurnRecord:
-    turn_id: int
-    heard: str = ""
-    reply: str = ""
-    events: list[ev.Event] = field(default_factory=list)
-    skipped: str = ""  # why no reply was given, if none was
-    interrupted: bool = False
-
-
-LIVE_RECORDS = 100  # turn records a live session keeps (the events went to the bus, the turns to memory)
-
-def endpoint_settings(config: Config) -> EndpointSettings:
-    return EndpointSettings(end_silence_seconds=config.end_silence_ms / 1000, max_seconds=config.max_utterance_s)
 
 
 class TurnLoop:
