@@ -205,6 +205,8 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
         if at in starts and len(words) == 1 and not name.isupper() and ordinary_word(name):
             continue
         before = text[max(0, at - 12):at].lower().split()
+        if len(words) == 1 and before and before[-1] in ("a", "an"):
+            continue  # one of a kind, not a name: "I'm a Postman now", as Whisper sometimes writes it
         noun = re.match(r"\s+(hospital|college|school|university|park|street|road|lake|beach|center|centre|club|"
                         r"clinic|church|cafe|café|museum|library)\b", text[cap.end():], re.I)
         aliases = set()

@@ -128,6 +128,12 @@ def test_mentions_ignore_sentence_words_and_self():
     assert ms == []
 
 
+def test_one_of_a_kind_after_an_article_is_no_name():
+    # Whisper wrote "I'm a Postman now": taken for a name, the new job was filed apart from the old
+    said = "I'm a Plumber now, and Ruth taught me everything."
+    assert [m.name for m in extract.find_mentions(said, [])] == ["Ruth"]
+
+
 def test_an_ordinary_word_that_only_starts_a_sentence_is_no_name():
     """LoCoMo's conversations filed memories under 'For', 'Seeing', 'Appreciate', 'How': every
     capitalised word that started a sentence was taken for a name."""
