@@ -104,10 +104,14 @@ class ImpliedFeelings:
                 self._situations_embedded = kinds, vectors
             return self._situations_embedded
 
+    def felt(self, text: str) -> Affect | None:
+        """How what was said is for the speaker: the feeling it names decides ("I'm so relieved"
+        after a stay in hospital), else the one it implies."""
+        return detect_affect(text) or self.of(text)
+
     def bad_news(self, text: str) -> bool:
-        """Whether what was said is bad for the speaker: the feeling it names decides ("I'm so
-        relieved" after a stay in hospital is not), else the one it implies."""
-        felt = detect_affect(text) or self.of(text)
+        """Whether what was said is bad for the speaker (`felt`)."""
+        felt = self.felt(text)
         return felt is not None and felt.valence < 0
 
     def of(self, text: str) -> Affect | None:

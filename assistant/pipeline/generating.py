@@ -25,8 +25,7 @@ from assistant.reply.perspective import own_names, repaired, their_name_for_anot
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
-from assistant.reply.troubles import told_of_trouble
-from memory.affect import detect_affect
+from memory.affect import Affect, detect_affect
 from memory.implied import implied_feelings
 from text.questions import asks, asks_about_themselves
 
@@ -48,22 +47,28 @@ class Generator:
         job = recalled.job
         fixed = recalled.fixed_reply
         about_them = asks_about_themselves(job.heard)  # only what they said can answer it
+        # how what they said is for them: the same words on every try, so at most one embedding a reply,
+        # asked only of a start that cheers, passes a trouble by or advises, and of the last resort
+        felt = cache(self._felt)
         # the model said nothing worth saying: say so rather than leave the person waiting
-        if fixed is None and not self._generated(job, recalled.block, about_them):
-            fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY if asks(job.heard) \
-                else acknowledgement(self._valence(job.heard))
+        if fixed is None and not self._generated(job, recalled.block, about_them, felt):
+            if about_them or asks(job.heard):
+                fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY
+            else:
+                news = felt(job.heard)
+                fixed = acknowledgement(news.valence if news is not None else None)
         if fixed is not None:
             self._first_token(job)
             self._said(job, fixed)
         self._speak(ReplyEnd(job))
 
-    def _valence(self, heard: str) -> float | None:
-        """How good or bad what they told is for them: the feeling named, else the one implied."""
-        felt = detect_affect(heard) or (implied_feelings(self.engines.embedder).of(heard)
-                                        if self.engines.embedder is not None else None)
-        return felt.valence if felt is not None else None
+    def _felt(self, heard: str) -> Affect | None:
+        """The feeling their words name, else the one they imply (memory.implied, as the writer reads it)."""
+        if self.engines.embedder is None:
+            return detect_affect(heard)
+        return implied_feelings(self.engines.embedder).felt(heard)
 
-    def _generated(self, job: Job, block: str, about_them: bool) -> bool:
+    def _generated(self, job: Job, block: str, about_them: bool, felt: Callable[[str], Affect | None]) -> bool:
         """Each sentence is said to the person as "you" (`repaired`): a small model slips into
         "Dana's dog". False if the model gave no sentence worth saying. `about_them`: the person
         asked about themselves, so a number nobody said is made up."""
@@ -95,10 +100,9 @@ class Generator:
             return (borrows(piece, EXAMPLE_PROPS, conversation) or about_them and invents_numbers(piece, conversation)
                     or any(their_name_for_another(voiced(piece), own) for own in names))
 
-        # asked only of a reply that opens with a cheer: their words name a bad feeling, or imply one;
-        # the same words on every try, so at most one embedding a reply
-        bad_news = cache(implied_feelings(self.engines.embedder).bad_news) if self.engines.embedder is not None \
-            else told_of_trouble
+        def bad_news(heard: str) -> bool:
+            news = felt(heard)
+            return news is not None and news.valence < 0
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
