@@ -84,9 +84,10 @@ def negates(piece: str, heard: str) -> bool:
     the "not" is theirs, or of the words that carry meaning two at least are and one at most is not."""
     if not _NEGATION.search(piece) or _NEGATION.search(heard):
         return False
-    if len(content_words(piece)) >= 2 and not new_words(word_set(_NEGATION.sub(" ", piece)), heard):
+    rest = _NEGATION.sub(" ", piece)
+    if len(content_words(piece)) >= 2 and not new_words(word_set(rest), heard):
         return True
-    meant = content_words(_NEGATION.sub(" ", piece))
+    meant = content_words(rest)
     new = new_words(meant, heard)
     return len(meant - new) >= 2 and len(new) <= 1
 

@@ -159,7 +159,8 @@ def carry_notes(previous: str, fresh: str, limit_tokens: int, past: Sequence[str
     if not previous or not fresh:
         return fresh
     if past:
-        previous = without_lines(previous, lambda line: repeats(line[2:], [word_set(p) for p in past]))
+        past_words = [word_set(fact) for fact in past]
+        previous = without_lines(previous, lambda line: repeats(line[2:], past_words))
         if not previous:
             return fresh
     kept = [word_set(line) for line in previous.splitlines() if line.startswith("- ")]
