@@ -56,6 +56,10 @@ class Config:
     end_silence_unfinished_ms: int = 1100
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
+    # speech over a playing reply is held (the reply plays quieter) until it is told a backchannel
+    # ("mm-hmm", "yeah": it plays on) or an interruption (it stops); this much voice is always one.
+    # 0: any speech over the reply stops it at once
+    backchannel_ms: int = 800
     partial_interval_ms: int = 600  # how often the growing utterance is transcribed while it is spoken
     # "speakers": Hearth's echo is cancelled and recognised; "headphones": no echo to guard against;
     # "half-duplex": the microphone is ignored while Hearth talks (older names: ECHO_GUARD_ALIASES)
@@ -96,7 +100,7 @@ SECTIONS = {
                "llm_endpoint_timeout_s", "tts_voice",
                "threads", "llm_context", "repeatable_replies"),
     "audio": ("input_device", "output_device", "end_silence_ms", "turn_end_model", "end_silence_finished_ms",
-              "end_silence_unfinished_ms", "max_utterance_s", "vad_threshold",
+              "end_silence_unfinished_ms", "max_utterance_s", "vad_threshold", "backchannel_ms",
               "partial_interval_ms", "echo_guard"),
     "assistant": ("max_reply_tokens", "max_reply_sentences", "history_turns", "temperature", "memory", "person", "learn_owner_voice",
                   "voice_cues", "clusters", "cluster_coherence", "memory_budget_tokens", "data_dir", "cache_dir"),
@@ -165,6 +169,8 @@ def validate(config: Config) -> None:
         raise HearthError("end_silence_finished_ms must not be longer than end_silence_unfinished_ms")
     if not 1.0 <= config.max_utterance_s <= 300:
         raise HearthError(f"max_utterance_s must be between 1 and 300, got {config.max_utterance_s}")
+    if not 0 <= config.backchannel_ms <= 5000:
+        raise HearthError(f"backchannel_ms must be between 0 and 5000, got {config.backchannel_ms}")
     if not 0.05 <= config.vad_threshold <= 0.95:
         raise HearthError(f"vad_threshold must be between 0.05 and 0.95, got {config.vad_threshold}")
     if not 0.0 < config.cluster_coherence <= 1.0:

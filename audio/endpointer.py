@@ -73,6 +73,11 @@ class Endpointer:
         return self._in_speech and self._silent_run > 0
 
     @property
+    def voiced_frames(self) -> int:
+        """Voiced frames in the utterance so far."""
+        return self._voiced_total if self._in_speech else 0
+
+    @property
     def start_frames(self) -> int:
         return self._start_frames
 

@@ -10,14 +10,16 @@ person who has finished wait?
 (b) Finished turns: the same clips whole, then silence; the endpoint delay is from the end of the
     last word (Whisper's) to the endpoint: what the person waits.
 (c) The meeting clips' cut-offs, as benchmarks/latency.py counts them.
-(d) Speech end to first audio through the full streaming loop, real-time, on the same clips
-    (--no-loop leaves it out: it is the slow part).
+(d) Speech end to first audio through the full streaming loop, real-time, on the same clips, and
+    (e) backchannels and interruptions talked over a playing reply (benchmarks/backchannels.py)
+    (--no-loop leaves both out: they are the slow part).
 
 Each of (a)-(c) runs the endpointer as the loop does ("adaptive": once the person falls silent, the
 utterance's transcript sets how long a silence ends it, assistant/pipeline/end_silence.py), and
 with the fixed silence alone, for comparison. The JSON's top-level figures are the loop's
 (adaptive): `cutoff_rate` keyed by pause length ("0.6", "1.0", "1.5"), `endpoint_delay_ms`
-(`p50`, `p95`); `backchannel` is null until backchannels are measured (issue 26, item 3).
+(`p50`, `p95`); `backchannel` is benchmarks/backchannels.py's figures on its default overlaps
+(`stopped_by_backchannel`, `stopped_by_interruption`, `stop_ms`, `duck_ms`; null with --no-loop).
 Pauses are digital silence: a room's noise in a real pause only makes the VAD's task harder.
 """
 
@@ -34,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other benchmarks, as modules
 from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
+import backchannels  # noqa: E402
 from latency import SPEECH, default_clips, reference_segments, replay_all  # noqa: E402  (puts the project on sys.path)
 
 from assistant.config import load_config  # noqa: E402
@@ -215,7 +218,7 @@ def main() -> int:
         report["words"] = summary(rows, pauses, "words")
         report["fixed"] = summary(rows, pauses, "fixed")
         report["meeting_cutoffs"] = meeting_cutoffs(engines, config)
-        report["backchannel"] = None  # not measured yet (issue 26, item 3)
+        report["backchannel"] = None
         if not args.no_loop:
             engines.llm.complete([{"role": "user", "content": "hello"}], max_tokens=4)  # warm, as start-up does
             store = open_memory_store(config, engines)
@@ -224,6 +227,8 @@ def main() -> int:
                 "speech_end_to_first_audio")
             if store:
                 store.close()
+            report["backchannel"] = backchannels.measure(engines, config, backchannels.load_overlaps(),
+                                                         tmp / "overlaps")
         report["rows"] = rows
         report["wall_seconds"] = time.monotonic() - started
 
@@ -247,7 +252,8 @@ def main() -> int:
     if first_audio:
         print(f"speech end to first audio (streaming loop): p50 {first_audio['p50'] * 1000:.0f} ms, "
               f"p95 {first_audio['p95'] * 1000:.0f} ms")
-    print("backchannels: not measured yet")
+    if report["backchannel"]:
+        backchannels.print_table(report["backchannel"])
     write_json(args.json, report)
     return 0
 

@@ -25,7 +25,7 @@ from audio.sources import Frame
 from assistant import events as ev
 from assistant.clock import Clock, SpeechPacer
 from assistant.config import Config
-from assistant.pipeline.end_silence import EndSilence, end_silence_heard
+from assistant.pipeline.endpoint_tuning import EndpointTuner
 from assistant.pipeline.echo_guard import EchoGuard
 from assistant.engines import Engines
 from assistant.pipeline.partials import PartialTranscriber
@@ -33,6 +33,7 @@ from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory, SpeakerRouting
 from assistant.pipeline.loop_types import LoopOptions, TurnRecord, endpoint_settings
+from assistant.pipeline.overlap import OverlapJudge
 from assistant.pipeline.planner import CancelJob, ReleaseJob, StartJob, TurnPlanner
 
 
@@ -56,11 +57,12 @@ class TurnLoop:
         self._frame_times: deque[tuple[int, float]] = deque(maxlen=4096)
         self._planner: TurnPlanner | None = None
         self._listener: Listener | None = None
-        self._finished: float | None = None  # the end-of-turn model's P(finished) at this pause's start
-        self._end_silence: EndSilence | None = None  # the silence this pause was last given to end the turn
-        self._last_text = ""  # the words last heard of the utterance in progress
+        self.tuner = EndpointTuner(config, self.options.adaptive_endpoint,
+                                   engines.turn_end.finished if engines.turn_end is not None else None)
         self._ducked = False  # the reply plays quieter while the echo guard judges speech over it
         self.echo = EchoGuard(config.echo_guard, sink, clock)
+        self.overlap = OverlapJudge(endpoint_settings(config).frames(config.backchannel_ms / 1000),
+                                    self._transcribe_overlap, self.echo.heard_echo)
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, self.routing,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
                                    on_transcript=self._on_silence_transcript, is_echo=self.echo.heard_echo)
@@ -134,33 +136,37 @@ class TurnLoop:
             for heard in listener.hear(self.echo.frames(self._timed(frames))):
                 self._collect_finished(planner)
                 listener.threshold = self._threshold(planner)
-                step, echo = self.echo.judge(heard.step, heard.speech_probability >= listener.threshold,
-                                             planner.turn_id)
+                voiced = heard.speech_probability >= listener.threshold
+                step, echo = self.echo.judge(heard.step, voiced, planner.turn_id)
+                step, held, ruling = self._judge_overlap(step, echo, voiced, planner, listener)
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
-                self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect)
-                if step.signal in (Signal.SPEECH_START, Signal.SPEECH_RESUMED):
-                    self._finished = None  # how the last silence's start sounded no longer holds
-                    self._end_silence = None
+                self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect
+                                                and not self.overlap.holding)
+                if step.signal is Signal.SPEECH_RESUMED:
+                    self.tuner.speech_resumed()
                 if step.signal is Signal.SPEECH_START:
                     self._new_record(planner.turn_id + 1)
-                    listener.endpointer.set_end_silence(self.config.end_silence_ms / 1000)
-                    self._last_text = ""
+                    self.tuner.speech_started(listener.endpointer)
                     if partials:
                         partials.reset(planner.turn_id + 1)
                 if step.signal is Signal.SILENCE_START:
-                    self._heard_end(listener)
+                    self.tuner.voice_stopped(listener.endpointer, listener.recent_audio)
                 if partials and step.signal is Signal.SILENCE_START:
                     partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
                     partials.reset(planner.turn_id)
                 actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame,
-                                            barge_in=echo != "suspect")
-                if echo == "person":  # what began as a possible echo is a person talking over the reply
-                    actions = planner.confirm_barge_in()
+                                            barge_in=echo != "suspect" and not held)
+                if (echo == "person" and not held) or (ruling is not None and ruling.stops):
+                    # what began as a possible echo, or was held as a possible backchannel, is a
+                    # person talking over the reply
+                    actions = planner.confirm_barge_in() + actions
+                elif ruling is not None:  # a backchannel (or echo, or a blip): the reply plays on
+                    self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason=ruling.why))
                 elif echo == "echo":
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
-                elif echo == "duck":
+                if echo == "duck" or held:
                     self._duck(True)
                 self._announce(step, heard, planner.turn_id, listener)
                 for action in actions:
@@ -169,10 +175,10 @@ class TurnLoop:
                 if step.signal is Signal.DISCARD and self.responder.carrying:
                     for action in planner.answer_carried():  # the carried utterance alone, nothing after it
                         self._act(action, np.zeros(0, dtype=np.float32))
-                if echo in ("person", "echo", "unduck"):  # after a barge-in's stop, so none of it plays loud again
-                    self._duck(False)
+                if (echo in ("person", "echo", "unduck") and not held) or ruling is not None:
+                    self._duck(False)  # after a barge-in's stop, so none of it plays loud again
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
-                        and not self.echo.suspect:
+                        and not self.echo.suspect and not self.overlap.holding:
                     partials.offer(planner.turn_id, listener.current_audio)
                 if pacer:
                     pacer.frame_read(heard.frame.media_end, listener.endpointer.in_speech)
@@ -180,8 +186,27 @@ class TurnLoop:
             self.engines.llm_gate.listening(False)
             if partials:
                 partials.close()
+            self.overlap.close()
             self._drain(planner)
         return self.records
+
+    def _judge_overlap(self, step, echo: str, voiced: bool, planner: TurnPlanner, listener: Listener):
+        """Speech that would stop a reply being heard is held while it may be a backchannel
+        (assistant/pipeline/overlap.py): the step to act on, whether it was held now, and the ruling
+        on speech held before, once there is one."""
+        audible = planner.replying is not None and self.sink.playing
+        would_stop = echo == "person" or (step.signal is Signal.SPEECH_START and echo == "")
+        if would_stop and audible and not self.overlap.holding:
+            turn_id = planner.turn_id + (step.signal is Signal.SPEECH_START)
+            if self.overlap.hold(turn_id, listener.endpointer.voiced_frames):
+                return step, True, None
+        step, ruling = self.overlap.judge(step, voiced, listener.current_audio)
+        return step, False, ruling
+
+    def _transcribe_overlap(self, samples: np.ndarray) -> str:
+        """On the overlap judge's worker: as a partial is, beside a prompt evaluated ahead."""
+        with self.engines.llm_gate.transcribing():
+            return self.engines.asr.transcribe(samples)
 
     def _duck(self, on: bool) -> None:
         """The reply quieter while speech over it is judged, or as loud again; each change said once."""
@@ -206,11 +231,10 @@ class TurnLoop:
         elif signal is Signal.ENDPOINT:
             u = heard.utterance
             self._emit(ev.SpeechEnd(turn_id, self._time_of_frame(u.last_voiced_frame)))
-            decided = self._end_silence or EndSilence(self.config.end_silence_ms,
-                                                      "words" if self.options.adaptive_endpoint else "fixed")
+            decided = self.tuner.decision()
             self._emit(ev.Endpoint(turn_id, self.clock.now(), audio_seconds=u.seconds, cut=u.cut,
                                    silence_ms=decided.ms, why="too long" if u.cut else decided.why,
-                                   finished=self._finished))
+                                   finished=self.tuner.finished))
 
     def _act(self, action, audio: np.ndarray) -> None:
         if isinstance(action, StartJob):
@@ -247,33 +271,15 @@ class TurnLoop:
         """On the partial worker: anticipate recall, and tune the endpoint to how the sentence ends."""
         if self.options.anticipate:
             self.responder.anticipate(turn_id, text)
-        if turn_id == self._current_turn():
-            self._tune_endpoint(text)
+        if turn_id == self._current_turn() and self._listener is not None:
+            self.tuner.heard(self._listener.endpointer, text)
 
     def _on_silence_transcript(self, turn_id: int, text: str) -> None:
         """On the hearing stage, inside the silence window: the whole utterance's transcript judges how
         it ends better than the last partial, which was cut mid-word ("And so my fellow mirror...")."""
         listener = self._listener
         if turn_id == self._current_turn() and listener is not None and listener.endpointer.in_silence_window:
-            self._tune_endpoint(text, whole=True)
-
-    def _heard_end(self, listener: Listener) -> None:
-        """On the listening thread, as the voice stops: does the utterance sound finished? (about
-        30 ms of the end-of-turn model, once per pause)"""
-        if self.options.adaptive_endpoint and self.engines.turn_end is not None:
-            self._finished = self.engines.turn_end.finished(listener.recent_audio())
-            self._tune_endpoint(self._last_text)
-
-    def _tune_endpoint(self, text: str, whole: bool = False) -> None:
-        """The silence that ends this utterance, from how what was heard of it ends (`whole`: the
-        transcript of all of it, made in the silence) and, once the voice has stopped, how it sounded."""
-        self._last_text = text
-        if self.options.adaptive_endpoint:
-            c = self.config
-            decided = end_silence_heard(text, self._finished, c.end_silence_ms, c.end_silence_finished_ms,
-                                        c.end_silence_unfinished_ms, whole=whole)
-            self._end_silence = decided
-            self._listener.endpointer.set_end_silence(decided.ms / 1000)
+            self.tuner.heard(listener.endpointer, text, whole=True)
 
     def _collect_finished(self, planner: TurnPlanner) -> None:
         while not self.responder.finished.empty():

@@ -1,0 +1,151 @@
+"""Speech over a reply that is playing: a backchannel lets it play on, an interruption stops it.
+
+A person listening says "mm-hmm", "yeah", "right", coughs or laughs; they have not asked Hearth to
+stop. "Wait", "no" or a real sentence is an interruption. Speech that would have stopped a reply
+(a barge-in) is first held: the reply plays quieter, and the utterance reaches no planner while it
+is judged. It is an interruption once it has been voiced longer than a backchannel lasts, or once
+its words, transcribed as the voice stops, are not a backchannel's; then the barge-in goes ahead
+and the utterance is a turn like any other. It lets the reply play on (as loud again) when it ends
+with only a backchannel's words, with no words, with Hearth's own words heard back, or too short to
+be a turn; that utterance is skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from concurrent.futures import Future, TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from audio.endpointer import Signal, Step
+
+from assistant.pipeline.hearing import worth_answering
+from assistant.pipeline.worker import Worker
+
+log = logging.getLogger(__name__)
+
+# What a listener says to show they are following. Whisper spells the hummed ones many ways.
+_BACKCHANNEL_PHRASES = re.compile(r"\b(?:uh[- ]?huh|mm+[- ]?hm+|m-hm+|i see|got it|of course|all right|"
+                                  r"that's right|makes sense|fair enough|go on|i know)\b")
+_BACKCHANNEL_WORDS = frozenset(
+    "mm mmm hm hmm mhm uh um ah oh aha ooh wow yeah yep yes yup ya okay ok right sure alright true "
+    "exactly indeed cool nice great good ha haha hehe totally definitely absolutely".split())
+# Words that ask Hearth to stop or to listen, never a listener's
+_STOP_WORDS = frozenset("no nope not stop wait hold hang pause sorry what hey excuse but actually shh quiet".split())
+MAX_BACKCHANNEL_WORDS = 4  # "yeah, yeah, right" is still listening; a longer run is saying something
+TRANSCRIPT_WAIT_S = 3.0  # at the utterance's end, how long its transcript may still be waited for
+
+
+def is_backchannel(text: str) -> bool:
+    """Pure. Words that only show the person is listening: hums, "yeah", "right", a laugh; or no
+    words at all (Whisper's tags for a cough or a laugh). A short one may end in a word Whisper made
+    of the breath after it ("Yeah, go."), unless that word asks Hearth to stop."""
+    if not worth_answering(text):
+        return True
+    lowered = text.lower()
+    phrases = len(_BACKCHANNEL_PHRASES.findall(lowered))
+    words = re.findall(r"[a-z']+", _BACKCHANNEL_PHRASES.sub(" ", lowered))
+    if len(words) + phrases > MAX_BACKCHANNEL_WORDS or any(w in _STOP_WORDS for w in words):
+        return False
+    others = [w for w in words if w not in _BACKCHANNEL_WORDS]
+    return not others or (len(others) == 1 and len(words) + phrases == 2 and others[0] == words[-1])
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What held speech over the reply turned out to be."""
+
+    stops: bool  # True: an interruption, the reply stops; False: it plays on
+    why: str  # stops: "long", "words"; plays on: "backchannel", "echo", "too short"
+
+
+def ruling_on_words(text: str | None, own_words: bool) -> Ruling:
+    """Pure. The ruling on an utterance's transcript (None: it could not be made)."""
+    if text is None:
+        return Ruling(True, "words")  # the person is answered rather than ignored
+    if own_words:
+        return Ruling(False, "echo")
+    return Ruling(False, "backchannel") if is_backchannel(text) else Ruling(True, "words")
+
+
+@dataclass
+class _Held:
+    turn_id: int
+    voiced_frames: int
+    transcript: Future | None = None  # of the utterance up to the voice's last stop
+    ruling: Ruling | None = None  # on that transcript, once it is back
+    looked: bool = False  # the words said so far were transcribed halfway to max_frames
+
+
+class OverlapJudge:
+    """On the listening thread: holds and judges speech over a playing reply. max_frames of voice
+    make it an interruption whatever it says (0: nothing is held, every barge-in stops at once).
+    transcribe runs on a worker of its own; is_echo(turn_id, text) says whether words are Hearth's own."""
+
+    def __init__(self, max_frames: int, transcribe: Callable[[np.ndarray], str],
+                 is_echo: Callable[[int, str], bool]) -> None:
+        self.max_frames = max_frames
+        self._transcribe, self._is_echo = transcribe, is_echo
+        self._worker = Worker("judging speech over the reply")
+        self._held: _Held | None = None
+
+    @property
+    def holding(self) -> bool:
+        return self._held is not None
+
+    def hold(self, turn_id: int, voiced_frames: int) -> bool:
+        """Speech that would stop the reply began (voiced_frames of it so far): hold it rather than
+        stop, if holding is on. True: it is held."""
+        if self.max_frames <= 0:
+            return False
+        self._held = _Held(turn_id, voiced_frames)
+        return True
+
+    def judge(self, step: Step, voiced: bool, audio: Callable[[], np.ndarray]) -> tuple[Step, Ruling | None]:
+        """While speech is held: the step the loop should take (NONE while judging) and the ruling,
+        once there is one. A ruling that stops the reply gives the step back as it came, so that
+        the utterance goes on as a turn; one that lets the reply play on swallows it."""
+        held = self._held
+        if held is None:
+            return step, None
+        signal = step.signal
+        if signal is Signal.DISCARD:
+            return self._rule(Step(Signal.NONE), Ruling(False, "too short"))
+        held.voiced_frames += voiced
+        if held.voiced_frames >= self.max_frames:
+            return self._rule(step, Ruling(True, "long"))
+        if signal is Signal.SILENCE_START or (signal is Signal.ENDPOINT and held.transcript is None):
+            held.transcript, held.ruling = self._worker.submit(self._transcribe, audio()), None
+        elif signal is Signal.SPEECH_RESUMED:
+            held.transcript, held.ruling = None, None  # it no longer holds all that was said
+        elif not held.looked and held.transcript is None and held.voiced_frames >= self.max_frames // 2:
+            # still talking halfway to max_frames: a sentence's first words say so sooner than its length
+            held.transcript, held.looked = self._worker.submit(self._transcribe, audio()), True
+        if held.transcript is not None and held.ruling is None and (signal is Signal.ENDPOINT
+                                                                     or held.transcript.done()):
+            held.ruling = self._ruling(held)
+        if signal is Signal.ENDPOINT:
+            return self._rule(step if held.ruling.stops else Step(Signal.NONE), held.ruling)
+        if held.ruling is not None and held.ruling.stops:  # "wait": no need to hear the silence out
+            return self._rule(Step(Signal.NONE), held.ruling)
+        return Step(Signal.NONE), None
+
+    def _ruling(self, held: _Held) -> Ruling:
+        text = None
+        try:
+            text = held.transcript.result(timeout=TRANSCRIPT_WAIT_S)
+        except FutureTimeout:
+            log.warning("speech over the reply was not transcribed in time: taken as an interruption")
+        except Exception as exc:
+            log.error("transcribing speech over the reply failed (%s)", type(exc).__name__)
+        return ruling_on_words(text, text is not None and self._is_echo(held.turn_id, text))
+
+    def _rule(self, step: Step, ruling: Ruling) -> tuple[Step, Ruling]:
+        self._held = None
+        return step, ruling
+
+    def close(self) -> None:
+        self._worker.close()

@@ -1,0 +1,139 @@
+"""Speech over a reply: do backchannels let Hearth play on, and do interruptions stop it?
+
+    .venv/bin/python benchmarks/backchannels.py [--overlaps FILE] [--backchannel-ms N] [--json FILE]
+
+A scripted person says a line, waits for the reply to start playing, and 0.5 s later says one of the
+overlaps (default: benchmarks/data/overlaps.json, cuts of the shared real recordings, each marked
+"backchannel" or "interruption"), at real-time pace through the full loop with the real VAD,
+speech recogniser, end-of-turn model and voice. The reply is a fixed long one (tests/fakes.py's
+ScriptedChat): what is measured is what happens around a reply that is still playing, whatever the
+bundled model would say, and the same reply every time. Reported: the fraction of each kind that
+stopped the reply, and for those that stopped it (or made it quieter) the time from the onset of
+their speech. --backchannel-ms 0 is Hearth before backchannels were told apart: any speech stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "tests"))  # fakes.ScriptedChat: the fixed reply
+from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
+from latency import SPEECH  # noqa: E402
+
+from assistant import events as ev  # noqa: E402
+from assistant.clock import MonotonicClock  # noqa: E402
+from assistant.config import load_config  # noqa: E402
+from assistant.modes.scripted import scripted_person  # noqa: E402
+from assistant.pipeline.loop import TurnLoop  # noqa: E402
+from audio.sinks import WavSink  # noqa: E402
+from audio.sources import SAMPLE_RATE, read_audio_file  # noqa: E402
+from fakes import ScriptedChat  # noqa: E402
+
+OVERLAPS = ROOT / "benchmarks" / "data" / "overlaps.json"
+FIRST_LINE = "asr/cards-001.wav"  # "ten of clubs": what the reply answers
+LONG_REPLY = ("That is a lovely thing to say. Printing has always had its champions. "
+              "I wonder what the first printers would make of it all today. Tell me more about it.")
+
+
+def load_overlaps(path: Path = OVERLAPS) -> list[dict]:
+    """The labelled overlaps, each with its audio (`samples`) cut from the shared recordings."""
+    overlaps = json.loads(Path(path).read_text())["overlaps"]
+    for o in overlaps:
+        audio = read_audio_file(SPEECH / o["path"])
+        start, end = o.get("start", 0.0), o.get("end", len(audio) / SAMPLE_RATE)
+        o["samples"] = audio[int(start * SAMPLE_RATE):int(end * SAMPLE_RATE)]
+    return overlaps
+
+
+def trial(engines, config, overlap: dict, folder: Path) -> dict:
+    """One reply, talked over by one overlap: what happened to the reply."""
+    engines = replace(engines, llm=ScriptedChat(LONG_REPLY))
+    config = replace(config, max_reply_tokens=120, max_reply_sentences=10)
+    sink = WavSink(folder, realtime=True)
+    loop = TurnLoop(engines, sink, ev.EventBus(), MonotonicClock(), config)
+    first = read_audio_file(SPEECH / FIRST_LINE)
+    records = loop.run(scripted_person([first, overlap["samples"]], lambda: loop.busy, lambda: loop.talking,
+                                       talk_over_after=0.5))
+    sink.close()
+    over = [r for r in records if r.turn_id > records[0].turn_id] if records else []
+    events = [e for r in over for e in r.events]
+    onset = next((e.t for e in events if isinstance(e, ev.SpeechStart)), None)
+    stop = next((e.t for e in events if isinstance(e, ev.PlaybackStopped)), None)
+    duck = next((e.t for e in events if isinstance(e, ev.ReplyDucked) and e.ducked), None)
+    return {"said": overlap["said"], "kind": overlap["kind"], "heard": [r.heard for r in over],
+            "skipped": [r.skipped for r in over], "stopped": stop is not None, "heard_as_speech": onset is not None,
+            "stop_ms": None if stop is None or onset is None else (stop - onset) * 1000,
+            "duck_ms": None if duck is None or onset is None else (duck - onset) * 1000}
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def summary(trials: list[dict]) -> dict:
+    """The fractions the issue asks for, and the stop and duck times of interruptions."""
+    def fraction(kind: str) -> float | None:
+        of_kind = [t for t in trials if t["kind"] == kind]
+        return sum(t["stopped"] for t in of_kind) / len(of_kind) if of_kind else None
+
+    stops = [t["stop_ms"] for t in trials if t["kind"] == "interruption" and t["stop_ms"] is not None]
+    ducks = [t["duck_ms"] for t in trials if t["duck_ms"] is not None]
+    return {"stopped_by_backchannel": fraction("backchannel"), "stopped_by_interruption": fraction("interruption"),
+            "stop_ms": {"p50": _percentile(stops, 0.5), "p95": _percentile(stops, 0.95)},
+            "duck_ms": {"p50": _percentile(ducks, 0.5), "p95": _percentile(ducks, 0.95)}}
+
+
+def measure(engines, config, overlaps: list[dict], tmp: Path) -> dict:
+    trials = [trial(engines, config, o, tmp / f"overlap-{n}") for n, o in enumerate(overlaps)]
+    return {**summary(trials), "backchannel_ms": config.backchannel_ms, "trials": trials}
+
+
+def print_table(report: dict) -> None:
+    print(f"\nspeech over a playing reply (backchannel_ms {report['backchannel_ms']})")
+    print(f"{'kind':14}{'said':34}{'stopped':>9}{'stop ms':>9}{'duck ms':>9}  heard")
+    for t in report["trials"]:
+        stop = "-" if t["stop_ms"] is None else f"{t['stop_ms']:.0f}"
+        duck = "-" if t["duck_ms"] is None else f"{t['duck_ms']:.0f}"
+        print(f"{t['kind']:14}{t['said'][:32]:34}{'yes' if t['stopped'] else 'no':>9}{stop:>9}{duck:>9}  "
+              f"{' | '.join(h for h in t['heard'] if h)}")
+    for kind in ("backchannel", "interruption"):
+        value = report[f"stopped_by_{kind}"]
+        print(f"{kind}s that stopped the reply: {'-' if value is None else f'{value:.0%}'}")
+    for name in ("stop_ms", "duck_ms"):
+        p = report[name]
+        if p["p50"] is not None:
+            print(f"{name.replace('_ms', '')} after the onset of speech: p50 {p['p50']:.0f} ms, p95 {p['p95']:.0f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--overlaps", type=Path, default=OVERLAPS, help="labelled overlaps (JSON, as the default)")
+    parser.add_argument("--backchannel-ms", type=int, help="the setting to measure (default: the config's)")
+    parser.add_argument("--config", type=Path, help="a Hearth config file (default: yours, if any)")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    from assistant.engines import load_engines
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        config = replace(load_config(args.config), data_dir=str(tmp / "memory"), memory=False)
+        if args.backchannel_ms is not None:
+            config = replace(config, backchannel_ms=args.backchannel_ms)
+        report = measure(load_engines(config), config, load_overlaps(args.overlaps), tmp)
+    print_table(report)
+    write_json(args.json, report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
