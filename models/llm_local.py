@@ -17,13 +17,49 @@ LLAMA_CPP_PINNED = "0.3.36"  # = pyproject.toml's pin; the internals below are t
 LLAMA_INTERNALS = ("input_ids", "n_tokens", "_requires_eval", "_sampler", "_ctx.ctx", "eval", "metadata",
                    "chat_format", "chat_handler")
 LLAMA_CPP_FUNCTIONS = ("llama_state_seq_get_size", "llama_state_seq_get_data", "llama_state_seq_set_data",
-                       "llama_chat_format.Jinja2ChatFormatter")
+                       "llama_chat_format.Jinja2ChatFormatter", "llama_print_system_info",
+                       "llama_cpp.llama_model_default_params")
 
 
 def check_llama_internals(llm, llama_cpp_module) -> None:
-    """ModelError if this llama-cpp-python lacks what LlamaCppChat reaches into (models/internals.py)."""
-    require_internals("llama-cpp-python", LLAMA_CPP_PINNED, "models/llm_local.py",
-                      [("Llama", llm, LLAMA_INTERNALS), ("llama_cpp", llama_cpp_module, LLAMA_CPP_FUNCTIONS)])
+    """ModelError if this llama-cpp-python lacks what LlamaCppChat reaches into (models/internals.py);
+    llm None: only what it uses of the module (before a model is loaded)."""
+    uses = [("llama_cpp", llama_cpp_module, LLAMA_CPP_FUNCTIONS)] + ([("Llama", llm, LLAMA_INTERNALS)] if llm else [])
+    require_internals("llama-cpp-python", LLAMA_CPP_PINNED, "models/llm_local.py", uses)
+
+
+def built_with_amx(system_info: str) -> bool:
+    """Whether llama.cpp's CPU backend was compiled with its Intel AMX kernels (llama_print_system_info)."""
+    return "AMX_INT8 = 1" in system_info
+
+
+@contextmanager
+def no_amx_repacking(llama_cpp_module) -> Iterator[None]:
+    """Load a model with no weights repacked for llama.cpp's AMX kernels, where it has them.
+
+    A build on a CPU with Intel AMX (make compiles llama.cpp for the CPU it runs on) repacks weights
+    for those kernels, which segfaulted at the first evaluation on a Xeon here (in a VM), as they do
+    for others on some such CPUs (ggml-org/llama.cpp#20824, closed unfixed). Loading with no extra
+    buffer types repacks nothing; on a build without AMX it made no measurable difference to the
+    bundled model (a 480-token prompt 2.40 against 2.42 s, a token 109 against 108 ms), so elsewhere
+    the library's default stands. llama-cpp-python's Llama takes no such argument: its defaults are
+    amended while it loads."""
+    if not built_with_amx(llama_cpp_module.llama_print_system_info().decode(errors="replace")):
+        yield
+        return
+    module = llama_cpp_module.llama_cpp
+    default = module.llama_model_default_params
+
+    def no_extra_buffers():
+        params = default()
+        params.use_extra_bufts = False
+        return params
+
+    module.llama_model_default_params = no_extra_buffers
+    try:
+        yield
+    finally:
+        module.llama_model_default_params = default
 
 
 class LlamaCppChat:
@@ -41,13 +77,15 @@ class LlamaCppChat:
         with open(path, "rb") as f:
             if f.read(4) != b"GGUF":
                 raise ModelError(f"not a GGUF model file: {path}")
-        try:
-            self._llm = Llama(model_path=str(path), n_ctx=context, n_threads=threads, n_threads_batch=threads,
-                              n_batch=EVAL_BATCH if repeatable else 512, seed=seed, verbose=False)
-        except Exception as exc:
-            raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         import llama_cpp
 
+        check_llama_internals(None, llama_cpp)
+        with no_amx_repacking(llama_cpp):
+            try:
+                self._llm = Llama(model_path=str(path), n_ctx=context, n_threads=threads, n_threads_batch=threads,
+                                  n_batch=EVAL_BATCH if repeatable else 512, seed=seed, verbose=False)
+            except Exception as exc:
+                raise ModelError(f"cannot load the language model {path}: {str(exc).splitlines()[0]}") from None
         check_llama_internals(self._llm, llama_cpp)
         self.name = path.name
         # Every completion samples from this seed, so a reply follows from its prompt alone (not from

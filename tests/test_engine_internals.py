@@ -15,7 +15,7 @@ import pytest
 from models import ModelError
 from models.asr import FASTER_WHISPER_PINNED, check_whisper_internals
 from models.internals import missing_attributes
-from models.llm_local import LLAMA_CPP_PINNED, check_llama_internals
+from models.llm_local import LLAMA_CPP_PINNED, check_llama_internals, no_amx_repacking
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,3 +61,17 @@ def test_an_upgrade_that_moved_an_internal_fails_with_its_name_and_the_pinned_ve
     message = str(raised.value)
     assert "Llama._sampler" in message and LLAMA_CPP_PINNED in message and "models/llm_local.py" in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize("amx", [True, False])
+def test_a_build_with_amx_kernels_loads_models_with_no_weights_repacked_for_them(amx):
+    """llama.cpp's AMX kernels segfaulted at a model's first evaluation on a Xeon here
+    (ggml-org/llama.cpp#20824); a build without them keeps the library's default."""
+    import llama_cpp
+
+    info = "CPU : AVX2 = 1 | AVX512 = 1 | " + ("AMX_INT8 = 1 | " if amx else "") + "REPACK = 1 | "
+    build = SimpleNamespace(llama_print_system_info=lambda: info.encode(), llama_cpp=llama_cpp.llama_cpp)
+    default = llama_cpp.llama_cpp.llama_model_default_params
+    with no_amx_repacking(build):
+        assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is not amx
+    assert llama_cpp.llama_cpp.llama_model_default_params is default and default().use_extra_bufts

@@ -33,13 +33,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# llama_cpp.server as `python -m llama_cpp.server` runs it, with its models loaded as Hearth loads
+# its own: a build with llama.cpp's AMX kernels crashes at the first evaluation on some CPUs
+# (models/llm_local.py no_amx_repacking), on this machine among them.
+SERVE = ("import runpy, sys, llama_cpp; from models.llm_local import no_amx_repacking\n"
+         "sys.argv[0] = 'llama_cpp.server'\n"
+         "with no_amx_repacking(llama_cpp): runpy.run_module('llama_cpp.server', run_name='__main__')")
+
+
 @pytest.fixture(scope="module")
 def model_server(test_config, tmp_path_factory):
     """The server's base URL, once it answers."""
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model",
+        proc = subprocess.Popen([sys.executable, "-c", SERVE, "--model",
                                  str(bundled.bundled_llm(test_config.cache_path)), "--host", "127.0.0.1",
                                  "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],
                                 stdout=out, stderr=subprocess.STDOUT)
