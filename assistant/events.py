@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -19,7 +20,8 @@ class Event:
 
     @property
     def kind(self) -> str:
-        return _KIND_BY_TYPE[type(self)]
+        """The event's name in logs and JSON: its class's, in snake case (SpeechStart: "speech_start")."""
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
 
     def to_json(self) -> str:
         body = {"event": self.kind, **dataclasses.asdict(self)}
@@ -136,25 +138,6 @@ class TurnSkipped(Event):
 
     reason: str = ""
 
-
-_KIND_BY_TYPE: dict[type, str] = {
-    SpeechStart: "speech_start",
-    PartialTranscript: "partial_transcript",
-    SpeechEnd: "speech_end",
-    SpeechResumed: "speech_resumed",
-    Endpoint: "endpoint",
-    AsrDone: "asr_done",
-    SpeakerIdentified: "speaker_identified",
-    RecallDone: "recall_done",
-    LlmFirstToken: "llm_first_token",
-    SentenceReady: "sentence_ready",
-    FirstAudio: "first_audio",
-    ReplyDone: "reply_done",
-    PlaybackStopped: "playback_stopped",
-    ReplyDucked: "reply_ducked",
-    SpeculationDropped: "speculation_dropped",
-    TurnSkipped: "turn_skipped",
-}
 
 # The moments every answered turn passes through, each exactly once. Two chains are ordered:
 # what the listener sees, and what the responder does; work may begin before the endpoint.

@@ -52,9 +52,9 @@ def load_overlaps(path: Path = OVERLAPS) -> list[dict]:
     return overlaps
 
 
-def trial(engines, config, overlap: dict, folder: Path) -> dict:
+def trial(engines, config, overlap: dict, folder: Path, reply: str = LONG_REPLY) -> dict:
     """One reply, talked over by one overlap: what happened to the reply."""
-    engines = replace(engines, llm=ScriptedChat(LONG_REPLY))
+    engines = replace(engines, llm=ScriptedChat(reply))
     config = replace(config, max_reply_tokens=120, max_reply_sentences=10)
     sink = WavSink(folder, realtime=True)
     loop = TurnLoop(engines, sink, ev.EventBus(), MonotonicClock(), config)

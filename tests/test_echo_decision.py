@@ -270,6 +270,19 @@ def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
     assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
 
 
+def test_a_suspect_that_ends_while_the_reply_is_ducked_for_it_is_left_to_its_words():
+    """Too brief to be confirmed on its levels ("wait", "no"), but it held a person to its end: its
+    endpoint goes on, for the loop to judge its words (assistant/pipeline/overlap.py)."""
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
+    list(guard.frames([FRAME] * 4))
+    guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(DUCK_FRAMES + 2)]
+    assert "duck" in said and "person" not in said
+    end = Step(Signal.ENDPOINT, end_frame=20)
+    assert guard.judge(end, voiced=False, turn_id=2) == (end, "unsure")
+    assert not guard.suspect and guard.dropped == 0
+
+
 def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_learned_again():
     """As in the live room: Hearth's next reply after a barge-in, its echo looking like a person, and
     then a frame the canceller made 12 dB louder than it came: no person on that canceller's word."""

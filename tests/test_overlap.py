@@ -122,6 +122,16 @@ def test_words_of_hearths_own_reply_heard_back_let_it_play_on():
     assert ruling == Ruling(False, "echo")
 
 
+@pytest.mark.parametrize("text, stops", [("Wait.", True), ("Mm-hmm.", False)])
+def test_speech_held_only_at_its_end_is_ruled_there_on_all_its_words(text, stops):
+    """The echo guard's "unsure": a person too brief to confirm on levels, handed over at its endpoint."""
+    judge, transcripts = judge_of(text)
+    judge.hold(2, 0)
+    step, ruling = judge.judge(Step(Signal.ENDPOINT), False, lambda: [0.0] * 8000)
+    assert ruling.stops is stops and transcripts.calls == 1 and not judge.holding
+    assert step.signal is (Signal.ENDPOINT if stops else Signal.NONE)
+
+
 def test_holding_off_means_every_barge_in_stops_at_once():
     judge, _ = judge_of("Mm-hmm.", max_frames=0)
     assert not judge.hold(2, 3) and not judge.holding
@@ -136,11 +146,12 @@ def test_a_real_okay_over_the_reply_lets_it_play_on_and_a_real_sentence_stops_it
     overlaps = {o["said"]: o for o in bench.load_overlaps()}
     config = replace(test_config, echo_guard="headphones")
 
-    okay = bench.trial(engines, config, overlaps["okay"], tmp_path / "okay")
+    reply = "That is a lovely thing to say. Printing has always had its champions."  # still playing when ruled on
+    okay = bench.trial(engines, config, overlaps["okay"], tmp_path / "okay", reply)
     assert not okay["stopped"] and okay["skipped"] == ["backchannel"], okay
     assert okay["duck_ms"] is not None  # it gave way while it listened
 
-    sentence = bench.trial(engines, config, overlaps["seven of clubs"], tmp_path / "seven")
+    sentence = bench.trial(engines, config, overlaps["seven of clubs"], tmp_path / "seven", reply)
     assert sentence["stopped"] and "clubs" in " ".join(sentence["heard"]).lower(), sentence
 
 

@@ -5,9 +5,12 @@ With echo_guard = "speakers" every input frame is cleaned of the echo of what th
 (audio/echo_decision.py) before it stops the reply:
 the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged; once
 DUCK_FRAMES in a row hold a person (the canceller's echo estimate does not explain them) the reply
-plays quieter, and once PERSON_FRAMES do the barge-in is confirmed. A voiced frame of echo in
-between starts the count again and brings the reply back as loud; a suspect that ends so is
-dropped (TurnSkipped "echo"), without a transcript or a reply. A few frames are never enough: an
+plays quieter, and once PERSON_FRAMES do a person is confirmed (whose words then decide whether the
+reply stops, assistant/pipeline/overlap.py). A voiced frame of echo in between starts the count
+again and brings the reply back as loud; a suspect that ends unconfirmed is dropped (TurnSkipped "echo"),
+without a transcript or a reply. One that ends while the reply is ducked for it may have been a
+person too brief to confirm ("wait", "no"): its words decide, as a confirmed person's do (Hearth's
+own words heard back, or a backchannel's, let the reply play on). A few frames are never enough: an
 echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
 piece of the reply a sound server carried back late) looks like a person for a while. A frame the
 canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
@@ -89,7 +92,9 @@ class EchoGuard:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
         "duck" (the suspect looks like a person: play the reply quieter while it is judged),
         "unduck" (it no longer does: as loud as before), "person" (a suspect turn is a person after
-        all: barge-in now), "echo" (a suspect turn ended: drop it, as loud as before).
+        all: barge-in now), "echo" (a suspect turn ended: drop it, as loud as before), "unsure" (a
+        suspect turn ended while the reply was ducked for it: a person, too short to be confirmed on
+        its levels? its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
         turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
         signal = step.signal
         if self.monitor is not None:
@@ -98,7 +103,9 @@ class EchoGuard:
                 self.monitor.relearn()
         if self._person_run is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
-                self._person_run = None
+                ducked, self._person_run = person_suspected(self._person_run), None
+                if signal is Signal.ENDPOINT and ducked:
+                    return step, "unsure"
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
             was_ducked = person_suspected(self._person_run)

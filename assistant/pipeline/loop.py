@@ -17,7 +17,7 @@ from typing import Iterator
 
 import numpy as np
 
-from audio.endpointer import Signal
+from audio.endpointer import Signal, Step
 from audio.listener import Listener
 from audio.sinks import AudioSink
 from audio.sources import Frame
@@ -33,7 +33,7 @@ from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory, SpeakerRouting
 from assistant.pipeline.loop_types import LoopOptions, TurnRecord, endpoint_settings
-from assistant.pipeline.overlap import OverlapJudge
+from assistant.pipeline.overlap import OverlapJudge, Ruling
 from assistant.pipeline.planner import CancelJob, ReleaseJob, StartJob, TurnPlanner
 
 
@@ -138,7 +138,7 @@ class TurnLoop:
                 listener.threshold = self._threshold(planner)
                 voiced = heard.speech_probability >= listener.threshold
                 step, echo = self.echo.judge(heard.step, voiced, planner.turn_id)
-                step, held, ruling = self._judge_overlap(step, echo, voiced, planner, listener)
+                step, held, ruling = self._judge_overlap(step, echo, voiced, planner, listener, heard.utterance)
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
                 self.engines.llm_gate.listening(listener.endpointer.in_speech and not self.echo.suspect
@@ -190,11 +190,16 @@ class TurnLoop:
             self._drain(planner)
         return self.records
 
-    def _judge_overlap(self, step, echo: str, voiced: bool, planner: TurnPlanner, listener: Listener):
+    def _judge_overlap(self, step, echo: str, voiced: bool, planner: TurnPlanner, listener: Listener, utterance):
         """Speech that would stop a reply being heard is held while it may be a backchannel
         (assistant/pipeline/overlap.py): the step to act on, whether it was held now, and the ruling
         on speech held before, once there is one."""
         audible = planner.replying is not None and self.sink.playing
+        if echo == "unsure":  # a person too brief to confirm on levels, ended: its words decide, now
+            if not (audible and self.overlap.hold(planner.turn_id, listener.endpointer.voiced_frames)):
+                return Step(Signal.NONE), False, Ruling(False, "echo")  # no words to judge by: echo, as it was
+            step, ruling = self.overlap.judge(step, voiced, lambda: utterance.audio)
+            return step, False, ruling
         would_stop = echo == "person" or (step.signal is Signal.SPEECH_START and echo == "")
         if would_stop and audible and not self.overlap.holding:
             turn_id = planner.turn_id + (step.signal is Signal.SPEECH_START)
