@@ -21,7 +21,8 @@ def test_a_listeners_words_are_a_backchannel(text):
 
 
 @pytest.mark.parametrize("text", ["Wait.", "No, no.", "Okay, stop.", "Yeah, but", "Seven of clubs.",
-                                  "Hold on a second", "What?", "Tell me more", "Yeah yeah yeah yeah yeah"])
+                                  "Hold on a second", "What?", "Tell me more", "Yeah yeah yeah yeah yeah",
+                                  "3 of course.", "Ten, of course"])
 def test_words_that_want_the_floor_are_no_backchannel(text):
     assert not is_backchannel(text)
 
@@ -94,6 +95,28 @@ def test_speech_longer_than_a_backchannel_stops_the_reply_whatever_was_transcrib
     assert ruling == Ruling(True, "long")
     assert steps[-1] is Signal.NONE and not judge.holding
     assert transcripts.calls == 1  # its first words were looked at halfway
+
+
+def test_first_words_that_stop_it_stop_it_while_the_rest_is_still_being_transcribed():
+    """Looked at halfway, "Wait a minute" stops the reply; the voice stopped meanwhile, and the
+    transcript of all of it (queued behind the first) is not waited for."""
+    first, rest, made = threading.Event(), threading.Event(), []
+
+    def transcribe(audio):
+        (first if not made else rest).wait(5)
+        made.append("Wait a minute.")
+        return made[-1]
+
+    judge = OverlapJudge(10, transcribe, lambda turn, words: False)
+    judge.hold(2, 3)
+    run(judge, [SPEECH] * 2 + [(Signal.SILENCE_START, False)])  # looked at 5 voiced frames
+    first.set()
+    ruling, deadline = None, time.monotonic() + 5
+    while ruling is None and time.monotonic() < deadline:
+        _, ruling = judge.judge(Step(Signal.NONE), False, lambda: [])
+        time.sleep(0.01)
+    assert ruling == Ruling(True, "words") and len(made) == 1 and not judge.holding
+    rest.set()
 
 
 def test_a_blip_too_short_to_be_a_turn_lets_the_reply_play_on():

@@ -4,7 +4,9 @@ A person listening says "mm-hmm", "yeah", "right", coughs or laughs; they have n
 stop. "Wait", "no" or a real sentence is an interruption. Speech that would have stopped a reply
 (a barge-in) is first held: the reply plays quieter, and the utterance reaches no planner while it
 is judged. It is an interruption once it has been voiced longer than a backchannel lasts, or once
-its words, transcribed as the voice stops, are not a backchannel's; then the barge-in goes ahead
+its words are not a backchannel's: its first words, transcribed halfway to that length (a
+listener's first words decide nothing), or all of them, transcribed as the voice stops. Then the
+barge-in goes ahead
 and the utterance is a turn like any other. It lets the reply play on (as loud again) when it ends
 with only a backchannel's words, with no words, with Hearth's own words heard back, or too short to
 be a turn; that utterance is skipped.
@@ -45,13 +47,12 @@ def is_backchannel(text: str) -> bool:
     of the breath after it ("Yeah, go."), unless that word asks Hearth to stop."""
     if not worth_answering(text):
         return True
-    lowered = text.lower()
-    phrases = len(_BACKCHANNEL_PHRASES.findall(lowered))
-    words = re.findall(r"[a-z']+", _BACKCHANNEL_PHRASES.sub(" ", lowered))
-    if len(words) + phrases > MAX_BACKCHANNEL_WORDS or any(w in _STOP_WORDS for w in words):
+    # a phrase ("of course") counts as one listener's word; numbers are words ("10 of course")
+    words = re.findall(r"[a-z0-9']+", _BACKCHANNEL_PHRASES.sub(" mhm ", text.lower()))
+    if len(words) > MAX_BACKCHANNEL_WORDS or any(w in _STOP_WORDS for w in words):
         return False
-    others = [w for w in words if w not in _BACKCHANNEL_WORDS]
-    return not others or (len(others) == 1 and len(words) + phrases == 2 and others[0] == words[-1])
+    others = [n for n, w in enumerate(words) if w not in _BACKCHANNEL_WORDS]
+    return not others or (len(words) == 2 and others == [1])
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class _Held:
     voiced_frames: int
     transcript: Future | None = None  # of the utterance up to the voice's last stop
     ruling: Ruling | None = None  # on that transcript, once it is back
-    looked: bool = False  # the words said so far were transcribed halfway to max_frames
+    look: Future | None = None  # of its first words, transcribed halfway to max_frames
+    looked: bool = False
 
 
 class OverlapJudge:
@@ -123,25 +125,37 @@ class OverlapJudge:
             held.transcript, held.ruling = None, None  # it no longer holds all that was said
         elif not held.looked and held.transcript is None and held.voiced_frames >= self.max_frames // 2:
             # still talking halfway to max_frames: a sentence's first words say so sooner than its length
-            held.transcript, held.looked = self._worker.submit(self._transcribe, audio()), True
+            held.look, held.looked = self._worker.submit(self._transcribe, audio()), True
+        if held.look is not None and held.look.done() and signal is not Signal.ENDPOINT:
+            look, held.look = self._first_words(held), None
+            if look is not None and look.stops:  # a listener's first words decide nothing yet
+                return self._rule(Step(Signal.NONE), look)
         if held.transcript is not None and held.ruling is None and (signal is Signal.ENDPOINT
                                                                      or held.transcript.done()):
-            held.ruling = self._ruling(held)
+            held.ruling = self._ruling(held.turn_id, held.transcript)
         if signal is Signal.ENDPOINT:
             return self._rule(step if held.ruling.stops else Step(Signal.NONE), held.ruling)
         if held.ruling is not None and held.ruling.stops:  # "wait": no need to hear the silence out
             return self._rule(Step(Signal.NONE), held.ruling)
         return Step(Signal.NONE), None
 
-    def _ruling(self, held: _Held) -> Ruling:
+    def _ruling(self, turn_id: int, transcript: Future) -> Ruling:
         text = None
         try:
-            text = held.transcript.result(timeout=TRANSCRIPT_WAIT_S)
+            text = transcript.result(timeout=TRANSCRIPT_WAIT_S)
         except FutureTimeout:
             log.warning("speech over the reply was not transcribed in time: taken as an interruption")
         except Exception as exc:
             log.error("transcribing speech over the reply failed (%s)", type(exc).__name__)
-        return ruling_on_words(text, text is not None and self._is_echo(held.turn_id, text))
+        return ruling_on_words(text, text is not None and self._is_echo(turn_id, text))
+
+    def _first_words(self, held: _Held) -> Ruling | None:
+        try:
+            text = held.look.result(timeout=0)
+        except Exception as exc:  # the transcript of all of it will decide
+            log.error("transcribing the first words over the reply failed (%s)", type(exc).__name__)
+            return None
+        return ruling_on_words(text, self._is_echo(held.turn_id, text))
 
     def _rule(self, step: Step, ruling: Ruling) -> tuple[Step, Ruling]:
         self._held = None
