@@ -6,10 +6,9 @@ stop. "Wait", "no" or a real sentence is an interruption. Speech that would have
 is judged. It is an interruption once it has been voiced longer than a backchannel lasts, or once
 its words are not a backchannel's: its first words, transcribed halfway to that length (a
 listener's first words decide nothing), or all of them, transcribed as the voice stops. Then the
-barge-in goes ahead
-and the utterance is a turn like any other. It lets the reply play on (as loud again) when it ends
-with only a backchannel's words, with no words, with Hearth's own words heard back, or too short to
-be a turn; that utterance is skipped.
+barge-in goes ahead and the utterance is a turn like any other. It lets the reply play on (as loud
+again) when it ends with only a backchannel's words, with no words, with Hearth's own words heard
+back, or too short to be a turn; that utterance is skipped.
 """
 
 from __future__ import annotations
@@ -79,7 +78,7 @@ class _Held:
     transcript: Future | None = None  # of the utterance up to the voice's last stop
     ruling: Ruling | None = None  # on that transcript, once it is back
     look: Future | None = None  # of its first words, transcribed halfway to max_frames
-    looked: bool = False
+    looked: bool = False  # (once only)
 
 
 class OverlapJudge:
@@ -150,6 +149,7 @@ class OverlapJudge:
         return ruling_on_words(text, text is not None and self._is_echo(turn_id, text))
 
     def _first_words(self, held: _Held) -> Ruling | None:
+        """The ruling on the first words, now that they are back; None if they could not be made."""
         try:
             text = held.look.result(timeout=0)
         except Exception as exc:  # the transcript of all of it will decide
