@@ -107,6 +107,17 @@ def test_what_the_person_did_told_as_hearths_own():
     assert gc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
 
 
+def test_their_own_words_about_themselves_said_back_are_theirs_whatever_the_verb():
+    """"Got" is Hearth's as well ("I got your note"): the words after it say whose this is."""
+    said = ["Morning. I just got home from a run along the canal with my brother."]
+    assert rp.speaks_as_them("I just got home from a run along the canal.", said) == ["I just got home"]
+    assert rp.repaired("Good morning. I just got home from a run.", "Omar", said) == \
+        "Good morning. You just got home from a run."
+    # what Hearth may feel or think in anyone's words stays its own
+    assert rp.speaks_as_them("I hope your brother enjoyed it.", ["I hope your brother enjoyed it too."]) == []
+    assert rp.speaks_as_them("I'm sorry to hear that.", ["I'm sorry to hear that, honestly."]) == []
+
+
 def test_repaired_turns_every_slip_to_you():
     said = ["Where do I live now?"]
     assert rp.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."

@@ -14,7 +14,7 @@ import re
 
 from memory.enrolment import enrolment_intent
 from memory.noting import PLACEHOLDER_NAMES
-from memory.ranking import word_set
+from memory.ranking import content_words, word_set
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
 _AFTER_VOCATIVE = re.compile(r"\s*(?:[,.!?;:…]|$)")
@@ -97,6 +97,29 @@ _SELF_QUESTION = re.compile(r"\b(?:am|do|did|was|have|had|will|should|can)\s+i\b
 _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 
 
+# "I just got back from a long walk": their own words about themselves, said back as Hearth's, whatever
+# the verb ("got" is Hearth's too: "I got your note"); "I" and the three words after it
+_I_RUN = re.compile(r"\bI(?:'m|'ve|'d|'ll)?(?:[\s,]+[a-z']+){3}", re.I)
+# what Hearth may say of itself in anyone's words: "I hope Max feels better", "I'm sorry to hear"
+_HEARTHS_STATES = {"hope", "think", "know", "remember", "believe", "see", "hear", "understand", "love", "like",
+                   "guess", "bet", "wish", "mean", "wonder", "recall", "sorry", "glad", "happy", "afraid", "sure"}
+_BEFORE_VERB = {"just", "really", "also", "been", "not", "so", "do", "don't", "did", "didn't", "have", "had",
+                "am", "was", "still", "can", "can't", "could", "would", "will", "won't", "must", "should"}
+
+
+def _i_runs(text: str) -> dict[tuple[str, ...], str]:
+    """Each "I" and its three words, where they tell of more than Hearth's own state of mind, by
+    their lower-cased words."""
+    runs = {}
+    for m in _I_RUN.finditer(text):
+        words = tuple(re.findall(r"[a-z']+", m.group(0).lower()))
+        verb = next((w for w in words[1:] if w not in _BEFORE_VERB), "")
+        forms = {verb, verb.removesuffix("ing"), verb.removesuffix("s"), verb.removesuffix("d")}
+        if not forms & _HEARTHS_STATES and content_words(" ".join(words[1:])) - _OWN_VERBS:
+            runs[words] = m.group(0)
+    return runs
+
+
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
@@ -116,6 +139,8 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
         verb = m.group(1).lower()
         if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in ours:
             found.append(m.group(0))
+    theirs_word_for_word = {run for text in said for run in _i_runs(text)}
+    found += [text for run, text in _i_runs(reply).items() if run in theirs_word_for_word and text not in found]
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
         found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
     return found
@@ -259,7 +284,7 @@ def their_words_as_yours(text: str) -> str:
     def turn(m: re.Match) -> str:
         said = m.group(0)
         new = _FIRST_TO_SECOND[said.lower()]
-        return new.capitalize() if m.start() == 0 else new
+        return new.capitalize() if _at_start(m.string, m.start()) else new
 
     return _FIRST_PERSON.sub(turn, text)
 
