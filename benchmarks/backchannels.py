@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))  # fakes.ScriptedChat: the fixed reply
@@ -73,11 +75,11 @@ def trial(engines, config, overlap: dict, folder: Path, reply: str = LONG_REPLY)
             "duck_ms": None if duck is None or onset is None else (duck - onset) * 1000}
 
 
-def _percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+def _p50_p95(values: list[float]) -> dict:
+    """The nearest measured values (no interpolation between trials), None without any."""
+    def at(q: float) -> float | None:
+        return float(np.percentile(values, q, method="nearest")) if values else None
+    return {"p50": at(50), "p95": at(95)}
 
 
 def summary(trials: list[dict]) -> dict:
@@ -89,8 +91,7 @@ def summary(trials: list[dict]) -> dict:
     stops = [t["stop_ms"] for t in trials if t["kind"] == "interruption" and t["stop_ms"] is not None]
     ducks = [t["duck_ms"] for t in trials if t["duck_ms"] is not None]
     return {"stopped_by_backchannel": fraction("backchannel"), "stopped_by_interruption": fraction("interruption"),
-            "stop_ms": {"p50": _percentile(stops, 0.5), "p95": _percentile(stops, 0.95)},
-            "duck_ms": {"p50": _percentile(ducks, 0.5), "p95": _percentile(ducks, 0.95)}}
+            "stop_ms": _p50_p95(stops), "duck_ms": _p50_p95(ducks)}
 
 
 def measure(engines, config, overlaps: list[dict], tmp: Path) -> dict:

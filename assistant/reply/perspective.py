@@ -79,11 +79,15 @@ def claims_their_things(reply: str, things: set[str]) -> list[str]:
     return found
 
 
-# "I <verb>" that is Hearth's own: what it knows, feels or can do, not what the person did.
-_OWN_VERBS = {"don't", "do", "didn't", "can", "can't", "could", "would", "will", "won't", "think", "hope", "remember",
-              "know", "believe", "see", "hear", "understand", "love", "like", "guess", "bet", "wish", "mean", "sorry",
-              "glad", "happy", "afraid", "not", "so", "really", "also", "just", "here", "sure", "have", "had", "must",
-              "should", "may", "might", "am", "was", "'m", "'ve", "'d", "'ll", "got", "noted", "recall", "wonder"}
+# What Hearth may say of itself in anyone's words: "I hope Max feels better", "I'm sorry to hear"
+_HEARTHS_STATES = {"hope", "think", "know", "remember", "believe", "see", "hear", "understand", "love", "like",
+                   "guess", "bet", "wish", "mean", "wonder", "recall", "sorry", "glad", "happy", "afraid", "sure"}
+# The words an "I" takes before the verb that says what it did: "I just", "I can't", "I have"
+_AUXILIARIES = {"just", "really", "also", "not", "so", "do", "don't", "have", "had", "am", "was", "can", "can't",
+                "could", "would", "will", "won't", "must", "should"}
+# "I <verb>" that is Hearth's own: what it knows, feels or can do, not what the person did ("I got your note")
+_OWN_VERBS = _HEARTHS_STATES | _AUXILIARIES | {"didn't", "here", "may", "might", "'m", "'ve", "'d", "'ll", "got",
+                                               "noted"}
 _I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
 
 
@@ -100,11 +104,7 @@ _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 # "I just got back from a long walk": their own words about themselves, said back as Hearth's, whatever
 # the verb ("got" is Hearth's too: "I got your note"); "I" and the three words after it
 _I_RUN = re.compile(r"\bI(?:'m|'ve|'d|'ll)?(?:[\s,]+[a-z']+){3}", re.I)
-# what Hearth may say of itself in anyone's words: "I hope Max feels better", "I'm sorry to hear"
-_HEARTHS_STATES = {"hope", "think", "know", "remember", "believe", "see", "hear", "understand", "love", "like",
-                   "guess", "bet", "wish", "mean", "wonder", "recall", "sorry", "glad", "happy", "afraid", "sure"}
-_BEFORE_VERB = {"just", "really", "also", "been", "not", "so", "do", "don't", "did", "didn't", "have", "had",
-                "am", "was", "still", "can", "can't", "could", "would", "will", "won't", "must", "should"}
+_BEFORE_VERB = _AUXILIARIES | {"been", "did", "didn't", "still"}  # passed over to find a run's verb
 
 
 def _i_runs(text: str) -> dict[tuple[str, ...], str]:
