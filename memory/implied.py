@@ -111,8 +111,7 @@ class ImpliedFeelings:
 
     def bad_news(self, text: str) -> bool:
         """Whether what was said is bad for the speaker (`felt`)."""
-        felt = self.felt(text)
-        return felt is not None and felt.valence < 0
+        return is_bad(self.felt(text))
 
     def of(self, text: str) -> Affect | None:
         if not text.strip():
@@ -131,6 +130,11 @@ class ImpliedFeelings:
 
 _READERS: dict[int, ImpliedFeelings] = {}
 _READERS_LOCK = threading.Lock()
+
+
+def is_bad(felt: Affect | None) -> bool:
+    """Pure. A feeling that is not good for whoever has it: news a reply does not cheer."""
+    return felt is not None and felt.valence < 0
 
 
 def implied_feelings(embedder) -> ImpliedFeelings:

@@ -26,7 +26,7 @@ from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
 from memory.affect import Affect, detect_affect
-from memory.implied import implied_feelings
+from memory.implied import implied_feelings, is_bad
 from text.questions import asks, asks_about_themselves
 
 
@@ -101,8 +101,7 @@ class Generator:
                     or any(their_name_for_another(voiced(piece), own) for own in names))
 
         def bad_news(heard: str) -> bool:
-            news = felt(heard)
-            return news is not None and news.valence < 0
+            return is_bad(felt(heard))
 
         last = ""
         known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
