@@ -65,10 +65,29 @@ def _name_at(match: re.Match, full: str, capital: bool, ends: bool) -> str | Non
 def enrolment_intent(text: str) -> str | None:
     """The name someone gives for themselves ("my name is Priya", "I'm Priya", "call me Priya",
     "this is Priya"), title-cased, or None. Ambiguous phrases ("I'm tired", "this is great") are None."""
+    return _name_given(text, _PATTERNS)
+
+
+# The person Hearth already hears every day gives their name as "my name is Dana", "call me Dana" or,
+# greeting, "Hi, I'm Dana"; a bare "I'm Canadian" or "it's Max" (their dog) names no one new.
+_OWN_NAME_PATTERNS = [
+    *(entry for entry in _PATTERNS if "name" in entry[0].pattern or "call me" in entry[0].pattern),
+    (re.compile(rf"\b(?i:hi|hello|hey)\b(?:[,!.]?\s+(?i:hearth|there))?[,!.]?\s+(?i:i)(?:'m| am){_FILL}{_NAME}"),
+     True, True),
+]
+
+
+def own_name_given(text: str) -> str | None:
+    """The name the speaker says is theirs ("my name is Dana", "Hi, I'm Dana", "call me Dana"), or
+    None; stricter than enrolment_intent, whose answer a stranger confirms."""
+    return _name_given(text, _OWN_NAME_PATTERNS)
+
+
+def _name_given(text: str, patterns: list) -> str | None:
     if not text or not text.strip():
         return None
     full = " ".join(text.replace("\u2019", "'").split())
-    for pattern, capital, ends in _PATTERNS:
+    for pattern, capital, ends in patterns:
         for m in pattern.finditer(full):
             name = _name_at(m, full, capital, ends)
             if name:

@@ -178,7 +178,15 @@ CREATE INDEX cluster_members_by_version ON cluster_members(version_id);
 CREATE INDEX cluster_members_by_entity ON cluster_members(entity_id);
 """
 
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
+# Version 6: the desk's own person (assistant/config.py's `person` while it is the placeholder "me") is
+# marked, not found by that name: they keep their memory when they give their name ("I'm Dana") and
+# are called by it. The person named "me" before, if any, is that person.
+_V6 = """
+ALTER TABLE people ADD COLUMN desk_owner INTEGER NOT NULL DEFAULT 0;
+UPDATE people SET desk_owner = 1 WHERE id = (SELECT min(id) FROM people WHERE name = 'me');
+"""
+
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

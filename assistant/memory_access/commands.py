@@ -40,8 +40,10 @@ _NEW_NAME = re.compile(r"\b(?:called|named|name\s+is|name's)\s+([A-Z][\w'-]*)", 
 def as_said_to_them(text: str, name: str) -> str:
     """A note about the person ("Dana's dog Max has been limping") said to them ("your dog Max…")."""
     text = _DATE_NOTE.sub("", text).strip().rstrip(".")
-    # (no name: the notes are in the person's own words, "I walked my dog", memory/noting.note_name)
-    out = second_person(text, name, set()) if name else their_words_as_yours(text)
+    # (no name: the notes are in the person's own words, "I walked my dog", memory/noting.note_name;
+    # so are a named person's written before they gave their name)
+    out = their_words_as_yours(text)
+    out = second_person(out, name, set()) if name else out
     return out[:1].upper() + out[1:]
 
 

@@ -22,11 +22,12 @@ import numpy as np
 from audio.voice_session import NOBODY, after_turn, with_session
 from memory import MemoryStore
 from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog
+from memory.noting import note_name
 from memory.speakers import SpeakerBook
 from text.questions import asks_about_themselves
 
 from assistant.config import Config
-from assistant.memory_access.remembering import LoopMemory, person_id_for
+from assistant.memory_access.remembering import LoopMemory, desk_person_id
 from assistant.memory_access.routing import Speaker
 
 
@@ -88,7 +89,7 @@ class Household:
             self.book.provisional_for(speaker.embedding, speaker.identification, speaker.seconds)
 
     def _owner(self) -> int:
-        return person_id_for(self.store, self.config.person)
+        return desk_person_id(self.store, self.config)
 
     # -- the enrolment dialog ------------------------------------------------------------------
     def dialog_step(self, text: str, speaker: Speaker | None):
@@ -127,10 +128,10 @@ class Household:
                 return None
             memory = self._sessions.get(speaker.person_id)
             if memory is None:
-                named = speaker.person_id != self._owner() or self.config.person != Config().person
+                learns = speaker.person_id == self._owner() and not note_name(self.config.person)
                 memory = LoopMemory(self.store, speaker.person_id, llm=self.engines.llm,
                                     llm_gate=self.engines.llm_gate, clock=self.clock,
-                                    budget_tokens=self.config.memory_budget_tokens, named=named)
+                                    budget_tokens=self.config.memory_budget_tokens, learns_name=learns)
                 self._sessions[speaker.person_id] = memory
             self._current = memory
             return memory

@@ -15,6 +15,8 @@ from typing import Callable, Sequence
 
 from memory import MemoryStore, PersonMemory, open_store
 from memory.emergence import answer_set
+from memory.enrolment import own_name_given
+from memory.noting import note_name
 from models.gate import BackgroundChat, LlmGate
 
 from assistant.config import Config
@@ -28,8 +30,10 @@ class LoopMemory:
 
     def __init__(self, store: MemoryStore, person_id: int, llm=None, llm_gate: LlmGate | None = None,
                  clock: Callable[[], datetime] = datetime.now, budget_tokens: int = 200,
-                 named: bool = True, cluster_coherence: float | None = None) -> None:
-        self.named = named  # False for the unnamed owner of a single-person desk
+                 learns_name: bool = False, cluster_coherence: float | None = None) -> None:
+        """learns_name: the person is the desk's own, known by no name Hearth was given; the name they
+        say is theirs ("Hi, I'm Dana") becomes their name."""
+        self.learns_name = learns_name
         chat = BackgroundChat(llm, llm_gate or LlmGate()) if llm is not None else None
         self.store = store
         store.load_in_background(person_id)  # ready before the first recall, which would wait for it
@@ -49,7 +53,7 @@ class LoopMemory:
     @property
     def person_name(self) -> str | None:
         """The name to address the person by, if Hearth knows it."""
-        return self.person.name if self.named else None
+        return self.person.name or None
 
     def prepare(self, partial_text: str) -> None:
         self.person.prepare(partial_text)
@@ -77,6 +81,9 @@ class LoopMemory:
         now = self.clock()
         p = self.person
         turn_id = self.store.add_turn(p.person_id, p.session_id, "user", user_text, now)
+        if self.learns_name and (name := own_name_given(user_text)) and name != p.name:
+            # before the writer derives this turn, so its note already calls them by it
+            self._work.put((turn_id, lambda: self._take_name(name)))
         with self._lock:
             answered, self._answered = self._answered, None
             answer = answered[1] if answered is not None and answered[0] == user_text else None
@@ -90,6 +97,15 @@ class LoopMemory:
         if answer is None and entities:
             self._work.put((turn_id, lambda: p.note_recall(user_text, entities)))
         return user_text, turn_id, now
+
+    def _take_name(self, name: str) -> None:
+        """The person's name is now `name`, unless someone else has it (they stay as they were)."""
+        pid = self.person.person_id
+        if any(other != pid for other, _ in self.store.people_named(name)):
+            log.info("not renaming the desk's person: someone else is called that")
+            return
+        self.store.name_person(pid, name)
+        self.person.name = note_name(name)
 
     def finish_turn(self, turn: tuple[str, int, datetime], reply_text: str, audio=None) -> None:
         """Commit what was heard of the reply, then, in the background, how the turn was said (from
@@ -138,6 +154,12 @@ def person_id_for(store: MemoryStore, name: str) -> int:
     return found if found is not None else store.add_person(name)
 
 
+def desk_person_id(store: MemoryStore, config: Config) -> int:
+    """The desk's own person: the one config.person names, or, while that is the placeholder ("me"),
+    the one person Hearth knows by no name until they give it (memory/schema.py, version 6)."""
+    return person_id_for(store, config.person) if note_name(config.person) else store.desk_owner(config.person)
+
+
 def open_memory_store(config: Config, engines) -> MemoryStore | None:
     """The user's memory database, or None when memory is off."""
     if not config.memory or engines.embedder is None:
@@ -150,7 +172,8 @@ def session_memory(store: MemoryStore | None, config: Config, engines, person: s
     """A new session of one person's memory, or None without a store."""
     if store is None:
         return None
-    return LoopMemory(store, person_id_for(store, person or config.person), llm=engines.llm,
+    pid = person_id_for(store, person) if person else desk_person_id(store, config)
+    return LoopMemory(store, pid, llm=engines.llm,
                       llm_gate=engines.llm_gate, clock=clock, budget_tokens=config.memory_budget_tokens,
-                      named=person is not None,
+                      learns_name=not person and not note_name(config.person),
                       cluster_coherence=config.cluster_coherence if config.clusters else None)

@@ -27,6 +27,22 @@ class PeopleTables:
         rows = self.rows("SELECT id FROM people WHERE name = ? ORDER BY id LIMIT 1", (name,))
         return rows[0][0] if rows else None
 
+    def desk_owner(self, name: str, now: datetime | None = None) -> int:
+        """The desk's own person, known by no name until they give one (memory/schema.py, version 6):
+        the one marked so, else the oldest called `name` (then marked), else a new person called `name`."""
+        marked = "SELECT id FROM people WHERE desk_owner = 1 ORDER BY id LIMIT 1"
+        if rows := self.rows(marked):  # (read first: this is asked on every utterance)
+            return rows[0][0]
+        with self.transaction():
+            if rows := self.rows(marked):
+                return rows[0][0]
+            found = self.find_person(name)
+            if found is None:
+                found = self.execute("INSERT INTO people(name, provisional, created) VALUES (?, 0, ?)",
+                                     (name, timestamp(now or datetime.now()))).lastrowid
+            self.execute("UPDATE people SET desk_owner = 1 WHERE id = ?", (found,))
+            return found
+
     def add_voiceprint(self, person_id: int, embedding: np.ndarray, now: datetime | None = None) -> int:
         with self.transaction():
             vid = self.execute("INSERT INTO voiceprints(person_id, created) VALUES (?, ?)",
