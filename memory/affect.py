@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from text.words import split_sentences
 
+from .noting import informative
+
 # label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions)
 EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "worried": (-0.6, 0.6, (r"worr(y|ied|ies|ying)", r"concerned")),
@@ -88,9 +90,11 @@ def find_emotion(text: str) -> tuple[str, re.Match] | None:
     return best or implied
 
 
-def main_event(text: str, skip: str = "") -> str:
-    """The turn's first informative sentence, fillers left out and sentences that only state a feeling skipped."""
-    for sentence in split_sentences(text):
+def main_event(text: str) -> str:
+    """The turn's first informative sentence (memory/noting.informative: no question, no small talk such
+    as "Yeah, it's true!" or "Thanks!", which were noted as causes), fillers left out and sentences
+    that only state a feeling skipped."""
+    for sentence in informative(text):
         sentence = _FILLER.sub("", sentence).strip()
         if not sentence:
             continue

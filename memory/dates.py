@@ -34,7 +34,10 @@ class DateMention:
     phrase: str   # as written in the turn
     when: date    # resolved (a month named alone: a day in it, 1st, 5th, 15th or 25th as said)
     start: int    # offset in the text
-    month_only: bool = False  # no day was said: written as the month and year ("June 2027")
+    # how much of the calendar was said: "day" (written "1 March 2026"), "week" ("last week": "the week
+    # of 23 February 2026"), "month" ("in June", "last month": "June 2027") or "year" ("last year":
+    # "2025"); "last year" was written as a made-up day, "8 May 2022", and answered so
+    span: str = "day"
 
 
 def _future(text: str) -> bool:
@@ -74,11 +77,11 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
 
-    def add(m: re.Match, when: date | None, month_only: bool = False) -> None:
+    def add(m: re.Match, when: date | None, span: str = "day") -> None:
         if when is None or any(s < m.end() and m.start() < e for s, e in taken):
             return
         taken.append((m.start(), m.end()))
-        found.append(DateMention(m.group(0), when, m.start(), month_only))
+        found.append(DateMention(m.group(0), when, m.start(), span))
 
     for m in re.finditer(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
         add(m, _month_day(int(m[1]), int(m[2]), int(m[3])))
@@ -129,11 +132,11 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
                 and not lead.startswith("since"):
             year += 1
         day = {"early ": 5, "late ": 25}.get((m[1] or "").lower(), 15 if m[1] else 1)
-        add(m, _month_day(year, month, day), month_only=True)
+        add(m, _month_day(year, month, day), "month")
     for m in re.finditer(rf"\b{_N_RE} (day|week|month|year)s? ago\b", text, re.I):
-        add(m, _shift(said_on, -count_of(m[1]), m[2].lower()))
+        add(m, _shift(said_on, -count_of(m[1]), m[2].lower()), m[2].lower())
     for m in re.finditer(rf"\bin {_N_RE} (day|week|month|year)s?\b", text, re.I):
-        add(m, _shift(said_on, count_of(m[1]), m[2].lower()))
+        add(m, _shift(said_on, count_of(m[1]), m[2].lower()), m[2].lower())
     for m in re.finditer(r"\b(next|last|this) (week|weekend|month|year)\b", text, re.I):
         sign = {"next": 1, "last": -1, "this": 0}[m[1].lower()]
         unit = m[2].lower()
@@ -142,9 +145,9 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
             add(m, saturday + timedelta(days=7 * sign if sign > 0 and said_on.weekday() >= 5 else 0)
                 if sign >= 0 else saturday - timedelta(days=7))
         else:
-            add(m, _shift(said_on, sign, unit))
+            add(m, _shift(said_on, sign, unit), unit)
     for m in re.finditer(r"\b(?:in|since|back in) (\d{4})\b", text, re.I):
-        add(m, date(int(m[1]), 1, 1))
+        add(m, date(int(m[1]), 1, 1), "year")
     found.sort(key=lambda d: d.start)
     return found
 
@@ -164,6 +167,13 @@ WRITTEN_DATE_RE = DAY_MONTH_RE + r" \d{4}"
 MONTH_YEAR_RE = r"(?:" + "|".join(MONTHS) + r") \d{4}"  # a month said alone: "June 2027"
 
 
+def written(mention: DateMention) -> str:
+    """The date as much as was said of it: "1 March 2026", "the week of 1 March 2026", "March 2026", "2026"."""
+    day = mention.when
+    return {"week": f"the week of {format_date(day)}", "month": f"{MONTHS[day.month - 1].capitalize()} {day.year}",
+            "year": str(day.year)}.get(mention.span, format_date(day))
+
+
 def absolutise(text: str, mentions: list[DateMention]) -> str:
     """The text with each date phrase followed by its absolute date: 'yesterday (1 March 2026)'."""
     out, last = [], 0
@@ -172,7 +182,7 @@ def absolutise(text: str, mentions: list[DateMention]) -> str:
         if re.search(r"\d{4}", m.phrase):
             continue
         out.append(text[last:end])
-        out.append(f" ({MONTHS[m.when.month - 1].capitalize()} {m.when.year})" if m.month_only else f" ({format_date(m.when)})")
+        out.append(f" ({written(m)})")
         last = end
     out.append(text[last:])
     return "".join(out)

@@ -56,6 +56,19 @@ def test_a_month_said_alone_is_written_as_its_month_and_year_not_a_made_up_day()
         "my cousin is getting married in April (April 2027), in Porto"
 
 
+@pytest.mark.parametrize("text, written", [
+    # said on 10 May 2026: a date is written as much as it was said, never as a made-up day
+    ("I painted it last year", "I painted it last year (2025)"),
+    ("we moved here three years ago", "we moved here three years ago (2023)"),
+    ("two months ago I quit", "two months ago (March 2026) I quit"),
+    ("last week I flew", "last week (the week of 3 May 2026) I flew"),
+    ("in two weeks I fly", "in two weeks (the week of 24 May 2026) I fly"),
+    ("three days ago I fell", "three days ago (7 May 2026) I fell"),
+])
+def test_a_date_is_written_as_much_as_it_was_said(text, written):
+    assert dates.absolutise(text, dates.resolve_dates(text, D)) == written
+
+
 def test_no_date_and_may_the_verb():
     assert dates.resolve_dates("I may be late, it may rain", D) == []
     assert dates.resolve_dates("", D) == []
@@ -182,6 +195,9 @@ def test_a_named_thing_comes_before_the_subject_and_days_are_no_names():
     ("Believe it or not, we sold the house!", "we sold the house"),
     ("Guess what? I'm going to be an aunt.", "I'm going to be an aunt"),
     ("I'm so happy. We sold the house!", "We sold the house"),  # a sentence that only states a feeling is skipped
+    ("Yeah, it's true! Having people who back you makes a huge difference.",  # small talk is no event
+     "Having people who back you makes a huge difference"),
+    ("Thanks! Is it ready? The shop finally opened.", "The shop finally opened"),
 ])
 def test_what_happened_leaves_out_what_only_leads_up_to_it(said, event):
     assert affect.main_event(said) == event

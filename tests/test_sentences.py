@@ -126,6 +126,8 @@ def test_a_reply_copying_the_notes_layout_is_said_without_it():
     assert spoken_form("Max has been limping since Sunday (1 March).") == "Max has been limping since Sunday."
     assert spoken_form("She marries in June (1 June 2026), in Lisbon.") == "She marries in June, in Lisbon."
     assert spoken_form("She marries in June (June 2027), in Lisbon.") == "She marries in June, in Lisbon."
+    assert spoken_form("You painted it last year (2025).") == "You painted it last year."
+    assert spoken_form("You flew last week (the week of 3 May 2026).") == "You flew last week."
     assert spoken_form("That was in (most of) March.") == "That was in (most of) March."
 
 
