@@ -118,6 +118,18 @@ def test_their_own_words_about_themselves_said_back_are_theirs_whatever_the_verb
     assert rp.speaks_as_them("I'm sorry to hear that.", ["I'm sorry to hear that, honestly."]) == []
 
 
+def test_what_hearth_did_with_someone_of_theirs_is_their_doing():
+    """Heard in the demo: "I've had a great walk with Max" to "…a long walk with my dog Max"."""
+    said = ["Morning. I finally took my sister Ines to the new bakery."]
+    assert rp.speaks_as_them("That's lovely, I've had a great lunch with Ines.", said) == ["I've had a great lunch with Ines"]
+    assert rp.repaired("How nice! I took Ines to the market too.", "Omar", said) == "How nice! You took Ines to the market too."
+    # Hearth's own doing, or someone of theirs named as theirs, stays Hearth's
+    assert rp.speaks_as_them("I noted that Ines likes bread.", said) == []
+    assert rp.speaks_as_them("I hope Ines enjoyed it.", said) == []
+    assert rp.speaks_as_them("I got a message about your sister.", said) == []
+    assert rp.speaks_as_them("I've had a busy morning.", said) == []
+
+
 def test_repaired_turns_every_slip_to_you():
     said = ["Where do I live now?"]
     assert rp.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."

@@ -120,6 +120,28 @@ def _i_runs(text: str) -> dict[tuple[str, ...], str]:
     return runs
 
 
+# "I've had a great walk with Max", "I took Max to the vet": an "I" that did something with someone or
+# something of the person's, in the past (Hearth has no walks; "I hope Max…", "I noted…" are its own)
+_I_DID = re.compile(r"\bI(?:['’]ve| have| had|['’]d)?\s+(?:just\s+|also\s+|really\s+|finally\s+)?"
+                    r"(had|went|took|got|saw|met|made|ran|gave|brought|[a-z]+ed)\b([^.,;:!?]*)", re.I)
+
+
+def did_with_theirs(reply: str, said: list[str]) -> list[str]:
+    """What the reply says Hearth did with one of the person's own ("my dog Max" → Max), as if it
+    had been there: the person's experience, told as Hearth's."""
+    things = their_things(said)
+    found = []
+    for m in _I_DID.finditer(reply):
+        verb = m.group(1).lower()
+        if verb in _OWN_VERBS - {"had", "got"} or {verb.removesuffix("ed"), verb.removesuffix("d")} & _HEARTHS_STATES:
+            continue
+        words = re.findall(r"[a-z']+", m.group(2).lower())
+        # (named as "your dog", the thing is given to the person: "I got a note about your dog")
+        if any(w in things and (i == 0 or words[i - 1] != "your") for i, w in enumerate(words)):
+            found.append(m.group(0).strip())
+    return found
+
+
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
@@ -143,6 +165,7 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     found += [text for run, text in _i_runs(reply).items() if run in theirs_word_for_word and text not in found]
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
         found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
+    found += [text for text in did_with_theirs(reply, said) if text not in found]
     return found
 
 
