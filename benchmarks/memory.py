@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/memory.py [--scenarios FILE] [--requests FILE] [--locomo FILE] [--writes FILE]
                                           [--json FILE] [--skip-scale]
                                           [--llm | --no-llm] [--locomo-llm] [--sizes 1000,10000,100000]
-                                          [--answers N] [--answer-prompt real|short|both]
+                                          [--answers N] [--answer-prompt real,short,qa]
                                           [--clusters [--cluster-coherence A]]
 
 `--clusters`: LoCoMo's questions asked in order as the persons' queries, by memories with clusters
@@ -15,8 +15,9 @@ LoCoMo answers (`--answers N`, default 150, 0 = off): a fixed, seeded sample of 
 the four categories as they allow, each answered by the bundled model at temperature 0 three ways, from
 Hearth's memory block, from the raw-turn top-5 baseline block and with no memory, with Hearth's real reply
 prompt (assistant/reply/prompt.py's build_messages, asked by the speaker the question names), each answer scored
-with LoCoMo's own token F1 (benchmarks/locomo_f1.py). `--answer-prompt short` appends a short-answer
-instruction instead (a QA-style variant; `both` runs the two).
+with LoCoMo's own token F1 (benchmarks/locomo_f1.py). `--answer-prompt` names the prompts, comma-separated,
+the first reported as the figure: `real` (that prompt), `short` (it with a short-answer instruction appended),
+`qa` (LoCoMo's own plain question-answering instruction, the notes as they are written, no reply persona).
 
 LoCoMo categories are read as LoCoMo's own evaluation code reads them: 1 multi-hop, 2 temporal,
 3 open-domain, 4 single-hop (5, adversarial, is skipped).
@@ -251,15 +252,26 @@ def asking_speaker(question: str, speakers: list[str]) -> str:
 
 
 SHORT_ANSWER = "Answer with only the answer, in a few words."  # the QA-style variant, appended to the question
+# LoCoMo's own question-answering instruction (its evaluation code), with "notes" for "context": a plain
+# prompt with the notes as they are written, no reply persona, the same for all three blocks
+QA_SYSTEM = "You answer questions about people from notes of their conversations."
+QA_INSTRUCTION = ("Based on the notes above, write an answer in the form of a short phrase for the following "
+                  "question. Answer with exact words from the notes whenever possible.")
+ANSWER_PROMPTS = ("real", "short", "qa")
 ANSWER_WAYS = ("ours", "baseline", "none")
 
 
-def answer_messages(question: str, block: str, speaker: str, short: bool = False) -> list[dict]:
-    """Hearth's real reply prompt for a question asked by `speaker`, with `block` as the memory notes."""
+def answer_messages(question: str, block: str, speaker: str, prompt: str = "real") -> list[dict]:
+    """The messages that ask `question` with `block` as the notes: Hearth's real reply prompt asked by
+    `speaker` ("real"), it with the short-answer instruction ("short"), or LoCoMo's plain QA prompt ("qa")."""
     from assistant.reply.prompt import History, build_messages
 
+    if prompt == "qa":
+        notes = f"Notes:\n{block}\n\n" if block else ""
+        return [{"role": "system", "content": QA_SYSTEM},
+                {"role": "user", "content": f"{notes}{QA_INSTRUCTION}\n\nQuestion: {question} Short answer:"}]
     messages = build_messages(question, History(), block, speaker)
-    if short:
+    if prompt == "short":
         messages[-1] = {**messages[-1], "content": f"{messages[-1]['content']}\n\n{SHORT_ANSWER}"}
     return messages
 
@@ -276,7 +288,7 @@ def answer_locomo(items: list[dict], llm, prompts: tuple[str, ...] = ("real",), 
                    "speaker": it["speaker"]}
             for way in ANSWER_WAYS:
                 block = "" if way == "none" else it[way]
-                reply = llm.complete(answer_messages(it["question"], block, it["speaker"], prompt == "short"),
+                reply = llm.complete(answer_messages(it["question"], block, it["speaker"], prompt),
                                      max_tokens=max_tokens, temperature=0.0).strip()
                 row[way] = reply
                 row[f"f1_{way}"] = 100 * locomo_f1(reply, it["gold"], it["category"])
@@ -301,7 +313,8 @@ def answer_locomo(items: list[dict], llm, prompts: tuple[str, ...] = ("real",), 
 
 def print_answers(r: dict) -> None:
     for prompt, p in r["prompts"].items():
-        how = "Hearth's reply prompt" if prompt == "real" else f"reply prompt + \"{SHORT_ANSWER}\""
+        how = {"real": "Hearth's reply prompt", "short": f"reply prompt + \"{SHORT_ANSWER}\"",
+               "qa": "LoCoMo's plain QA prompt, the notes as written"}[prompt]
         print(f"\n(b2) LoCoMo answers by the model, {how}, temperature 0, max {r['max_tokens']} tokens "
               f"({p['seconds']:.0f} s, {p['ms_per_answer']:.0f} ms an answer); LoCoMo token F1, 0-100")
         print("  category      n   |   ours  baseline    none")
@@ -615,8 +628,9 @@ def main(argv=None) -> int:
     ap.add_argument("--examples", type=Path, help="write some LoCoMo blocks (ours and baseline) to this file")
     ap.add_argument("--answers", type=int, default=150,
                     help="answer a fixed sample of N LoCoMo questions with the model three ways (0: off)")
-    ap.add_argument("--answer-prompt", choices=["real", "short", "both"], default="real",
-                    help="real: Hearth's reply prompt; short: it plus a short-answer instruction")
+    ap.add_argument("--answer-prompt", default="real",
+                    help="comma-separated: real (Hearth's reply prompt), short (it plus a short-answer "
+                         "instruction), qa (LoCoMo's plain QA prompt); the first is the figure reported")
     ap.add_argument("--answer-seed", type=int, default=0)
     ap.add_argument("--answer-max-tokens", type=int, default=40)
     args = ap.parse_args(argv)
@@ -655,7 +669,9 @@ def main(argv=None) -> int:
         print_locomo(f"deterministic rewriter ({r['seconds']:.0f} s)", r)
         if items:
             answerer = llm if llm is not None else load_llm()
-            prompts = ("real", "short") if args.answer_prompt == "both" else (args.answer_prompt,)
+            prompts = tuple(p.strip() for p in args.answer_prompt.split(","))
+            if unknown := set(prompts) - set(ANSWER_PROMPTS):
+                ap.error(f"--answer-prompt: unknown {', '.join(sorted(unknown))} (one of {', '.join(ANSWER_PROMPTS)})")
             report["locomo_answers"] = r = answer_locomo(items, answerer, prompts, args.answer_max_tokens)
             r["model"] = getattr(answerer, "name", type(answerer).__name__)
             print_answers(r)
