@@ -634,6 +634,9 @@ def main(argv=None) -> int:
     ap.add_argument("--answer-seed", type=int, default=0)
     ap.add_argument("--answer-max-tokens", type=int, default=40)
     args = ap.parse_args(argv)
+    answer_prompts = tuple(p.strip() for p in args.answer_prompt.split(","))
+    if unknown := set(answer_prompts) - set(ANSWER_PROMPTS):
+        ap.error(f"--answer-prompt: unknown {', '.join(sorted(unknown))} (one of {', '.join(ANSWER_PROMPTS)})")
 
     from assistant.config import Config
     from models.embedder import TextEmbedder
@@ -669,10 +672,7 @@ def main(argv=None) -> int:
         print_locomo(f"deterministic rewriter ({r['seconds']:.0f} s)", r)
         if items:
             answerer = llm if llm is not None else load_llm()
-            prompts = tuple(p.strip() for p in args.answer_prompt.split(","))
-            if unknown := set(prompts) - set(ANSWER_PROMPTS):
-                ap.error(f"--answer-prompt: unknown {', '.join(sorted(unknown))} (one of {', '.join(ANSWER_PROMPTS)})")
-            report["locomo_answers"] = r = answer_locomo(items, answerer, prompts, args.answer_max_tokens)
+            report["locomo_answers"] = r = answer_locomo(items, answerer, answer_prompts, args.answer_max_tokens)
             r["model"] = getattr(answerer, "name", type(answerer).__name__)
             print_answers(r)
         if args.locomo_llm and llm is not None:

@@ -74,7 +74,7 @@ def move_person_rows(store: MemoryStore, keep: int, remove: int) -> dict[str, in
             store.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({marks})", tuple(row))
         moved[table] = len(rows)
     moved["entities"] = moved.get("entities", 0) + len(fold)
-    # the desk's own person stays the desk's own in whom they are merged into
+    # the desk's own person, merged into another, makes that one the desk's own
     store.execute("UPDATE people SET desk_owner = max(desk_owner, (SELECT desk_owner FROM people WHERE id = ?)) "
                   "WHERE id = ?", (remove, keep))
     store.execute("DELETE FROM people WHERE id = ?", (remove,))
