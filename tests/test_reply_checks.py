@@ -5,6 +5,7 @@ from __future__ import annotations
 from assistant.reply import checks as rc
 from assistant.reply import general_checks as gc
 from assistant.reply import perspective as rp
+from assistant.reply import retold as rt
 from text.questions import asks, is_question
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
@@ -32,8 +33,8 @@ def test_an_unnamed_person_is_not_the_user():
     assert rp.third_person_slips("Me remembers that.", "me") == []
     assert rp.third_person_slips("The user did not know.", "me") == ["The user did"]
     assert rp.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
-    assert rp.second_person("The user did not know.", "", set()) == "You did not know."
-    assert rp.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
+    assert rt.second_person("The user did not know.", "", set()) == "You did not know."
+    assert rt.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
 
 
 def test_their_things_said_as_hearths_own():
@@ -43,14 +44,14 @@ def test_their_things_said_as_hearths_own():
 
 
 def test_second_person_repairs_slips_and_keeps_the_rest():
-    assert rp.second_person("Omar's cat is Pepper.", "Omar", THINGS) == "Your cat is Pepper."
-    assert rp.second_person("Last time, Omar was worried about Tom.", "Omar", THINGS) == \
+    assert rt.second_person("Omar's cat is Pepper.", "Omar", THINGS) == "Your cat is Pepper."
+    assert rt.second_person("Last time, Omar was worried about Tom.", "Omar", THINGS) == \
         "Last time, you were worried about Tom."
-    assert rp.second_person("Omar remembers it well.", "Omar", THINGS) == "You remember it well."
-    assert rp.second_person("Omar has a cat.", "Omar", THINGS) == "You have a cat."
-    assert rp.second_person("My brother Tom starts on Monday.", "Omar", THINGS) == "Your brother Tom starts on Monday."
-    assert rp.second_person("Hi Omar, how are you?", "Omar", THINGS) == "Hi Omar, how are you?"
-    assert rp.second_person("My pleasure.", "Omar", THINGS) == "My pleasure."
+    assert rt.second_person("Omar remembers it well.", "Omar", THINGS) == "You remember it well."
+    assert rt.second_person("Omar has a cat.", "Omar", THINGS) == "You have a cat."
+    assert rt.second_person("My brother Tom starts on Monday.", "Omar", THINGS) == "Your brother Tom starts on Monday."
+    assert rt.second_person("Hi Omar, how are you?", "Omar", THINGS) == "Hi Omar, how are you?"
+    assert rt.second_person("My pleasure.", "Omar", THINGS) == "My pleasure."
 
 
 def test_parroting():
@@ -111,7 +112,7 @@ def test_their_own_words_about_themselves_said_back_are_theirs_whatever_the_verb
     """"Got" is Hearth's as well ("I got your note"): the words after it say whose this is."""
     said = ["Morning. I just got home from a run along the canal with my brother."]
     assert rp.speaks_as_them("I just got home from a run along the canal.", said) == ["I just got home"]
-    assert rp.repaired("Good morning. I just got home from a run.", "Omar", said) == \
+    assert rt.repaired("Good morning. I just got home from a run.", "Omar", said) == \
         "Good morning. You just got home from a run."
     # what Hearth may feel or think in anyone's words stays its own
     assert rp.speaks_as_them("I hope your brother enjoyed it.", ["I hope your brother enjoyed it too."]) == []
@@ -122,7 +123,7 @@ def test_what_hearth_did_with_someone_of_theirs_is_their_doing():
     """Heard in the demo: "I've had a great walk with Max" to "…a long walk with my dog Max"."""
     said = ["Morning. I finally took my sister Ines to the new bakery."]
     assert rp.speaks_as_them("That's lovely, I've had a great lunch with Ines.", said) == ["I've had a great lunch with Ines"]
-    assert rp.repaired("How nice! I took Ines to the market too.", "Omar", said) == "How nice! You took Ines to the market too."
+    assert rt.repaired("How nice! I took Ines to the market too.", "Omar", said) == "How nice! You took Ines to the market too."
     # Hearth's own doing, or someone of theirs named as theirs, stays Hearth's
     assert rp.speaks_as_them("I noted that Ines likes bread.", said) == []
     assert rp.speaks_as_them("I hope Ines enjoyed it.", said) == []
@@ -132,29 +133,29 @@ def test_what_hearth_did_with_someone_of_theirs_is_their_doing():
 
 def test_repaired_turns_every_slip_to_you():
     said = ["Where do I live now?"]
-    assert rp.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."
-    assert rp.repaired("Omar's brother Tom is well.", "Omar", said) == "Your brother Tom is well."
-    assert rp.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
+    assert rt.repaired("I live in Leeds.", "Omar", said) == "You live in Leeds."
+    assert rt.repaired("Omar's brother Tom is well.", "Omar", said) == "Your brother Tom is well."
+    assert rt.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
         "Your brother Tom is well."
-    assert rp.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
+    assert rt.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
     # what they will have to do, copied from a feeling's cause in the notes (replies benchmark)
     notes = "- Omar feels anxious about exam because Omar will have to resit it in August."
-    assert rp.repaired("You're anxious about your exam because I will have to resit it.", "Omar",
+    assert rt.repaired("You're anxious about your exam because I will have to resit it.", "Omar",
                        ["What's worrying me?"], notes) == "You're anxious about your exam because you will have to resit it."
-    assert rp.repaired("I will be glad to help.", "Omar", ["Can you help me?"], notes) == "I will be glad to help."
+    assert rt.repaired("I will be glad to help.", "Omar", ["Can you help me?"], notes) == "I will be glad to help."
     # what they did with someone ("we"), said back as Hearth's own doing
     told = "- We finally repainted the garden shed at the weekend."
-    assert rp.repaired("We repainted the garden shed.", "Omar", ["What did we repaint?"], told) == \
+    assert rt.repaired("We repainted the garden shed.", "Omar", ["What did we repaint?"], told) == \
         "You repainted the garden shed."
-    assert rp.repaired("We can talk about it any time.", "Omar", ["We repainted the shed."]) == \
+    assert rt.repaired("We can talk about it any time.", "Omar", ["We repainted the shed."]) == \
         "We can talk about it any time."
 
 
 def test_notes_in_the_persons_own_words():
-    assert rp.first_person("Omar's cat Pepper went to the vet.", "Omar") == "My cat Pepper went to the vet."
-    assert rp.first_person("Omar is worried about Pepper.", "Omar") == "I am worried about Pepper."
-    assert rp.first_person("Last week Omar moved to Leeds.", "Omar") == "Last week I moved to Leeds."
-    assert rp.their_words_as_yours("I have to give a speech and I'm nervous.") == \
+    assert rt.first_person("Omar's cat Pepper went to the vet.", "Omar") == "My cat Pepper went to the vet."
+    assert rt.first_person("Omar is worried about Pepper.", "Omar") == "I am worried about Pepper."
+    assert rt.first_person("Last week Omar moved to Leeds.", "Omar") == "Last week I moved to Leeds."
+    assert rt.their_words_as_yours("I have to give a speech and I'm nervous.") == \
         "You have to give a speech and you're nervous."
 
 
@@ -218,9 +219,9 @@ def test_a_number_nobody_said_is_made_up():
 
 def test_what_the_notes_say_they_did_is_turned_to_you():
     notes = "- Dana went to the market on Monday."
-    assert rp.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \
+    assert rt.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \
         "You went to the market on Monday."
-    assert rp.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
+    assert rt.repaired("I think you should rest.", "Dana", ["I'm tired."], notes) == "I think you should rest."
 
 
 def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():

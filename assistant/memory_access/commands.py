@@ -18,7 +18,7 @@ from memory import MemoryStore, PersonMemory
 from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
 from memory.enrolment import is_no, is_yes
 
-from assistant.reply.perspective import second_person, their_words_as_yours
+from assistant.reply.retold import second_person, their_words_as_yours
 
 RECAP_ITEMS = 3  # what a recap says: the newest memory of each of this many things
 Act = Callable[[int, datetime], None]  # applied with the committed turn's id and time

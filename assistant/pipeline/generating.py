@@ -21,7 +21,8 @@ from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import borrows, invents_numbers, unearned_openings
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.perspective import own_names, repaired, their_name_for_another
+from assistant.reply.perspective import own_names, their_name_for_another
+from assistant.reply.retold import repaired
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form

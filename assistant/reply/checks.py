@@ -18,7 +18,8 @@ from memory.affect import detect_affect
 from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
 from assistant.reply.general_checks import has_layout, is_refusal
-from assistant.reply.perspective import new_words, speaks_as_theirs
+from assistant.reply.perspective import speaks_as_theirs
+from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, advises_first, cheers_bad_news, ignores_trouble, told_of_trouble,
                                       waves_away)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
-from assistant.reply.perspective import new_words, perspective_errors
+from assistant.reply.perspective import perspective_errors
+from assistant.reply.retold import new_words
 
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up

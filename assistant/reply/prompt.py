@@ -9,7 +9,8 @@ from typing import Callable, Sequence
 from memory.dates import WRITTEN_DATE_RE
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
-from assistant.reply.perspective import UNNAMED, first_person
+from assistant.reply.perspective import UNNAMED
+from assistant.reply.retold import first_person
 
 SYSTEM_PROMPT = (
     "You are Hearth, a warm voice assistant talking with {person}. Your words are spoken aloud, so reply in one "
