@@ -10,8 +10,7 @@ import pytest
 from assistant.config import Config
 from assistant.memory_access.commands import as_said_to_them
 from assistant.memory_access.remembering import desk_person_id, session_memory
-from memory import MemoryStore, open_store
-from memory import db
+from memory import open_store
 from memory.enrolment import own_name_given
 
 
@@ -89,20 +88,6 @@ def test_a_named_desk_person_is_not_renamed(store):
     memory.flush()
     assert store.person(memory.person.person_id)["name"] == "Sam"
     memory.end_session()
-
-
-def test_the_person_called_me_before_the_mark_is_the_desks(tmp_path):
-    path = tmp_path / "v5.db"
-    sqlite = db.sqlite_module()
-    conn = sqlite.connect(str(path), isolation_level=None)
-    db.load_vec(conn)
-    db.migrate(conn, path, target=5)
-    conn.execute("INSERT INTO people(name, created) VALUES ('Guest 1', '2026-01-01')")
-    conn.execute("INSERT INTO people(name, created) VALUES ('me', '2026-01-02')")
-    conn.close()
-    with MemoryStore(path) as s:
-        s.name_person(2, "Dana")
-        assert s.desk_owner("me") == 2
 
 
 def test_notes_from_before_the_name_are_said_to_them_too():

@@ -40,12 +40,17 @@ def test_new_file_is_owner_only_wal_and_current(store):
     assert set(schema.PRESET_SCHEMAS) <= set(store.schemas())
 
 
+def _written_at_version(path, version: int):
+    """A store file as a Hearth of schema `version` left it (an open connection, to add rows)."""
+    conn = db.sqlite_module().connect(str(path), isolation_level=None)
+    db.load_vec(conn)
+    db.migrate(conn, path, target=version)
+    return conn
+
+
 def test_forward_migration_keeps_data(tmp_path):
     path = tmp_path / "old.db"
-    sqlite = db.sqlite_module()
-    conn = sqlite.connect(str(path), isolation_level=None)
-    db.load_vec(conn)
-    db.migrate(conn, path, target=1)
+    conn = _written_at_version(path, 1)
     conn.execute("INSERT INTO people(name, created) VALUES ('Dana', '2026-01-01')")
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     conn.close()
@@ -53,6 +58,17 @@ def test_forward_migration_keeps_data(tmp_path):
         assert s.version == schema.SCHEMA_VERSION
         assert s.find_person("Dana") == 1
         assert s.conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_person'").fetchone()[0] == 1
+
+
+def test_the_person_called_me_before_version_6_is_the_desks(tmp_path):
+    path = tmp_path / "v5.db"
+    conn = _written_at_version(path, 5)
+    conn.execute("INSERT INTO people(name, created) VALUES ('Guest 1', '2026-01-01')")
+    conn.execute("INSERT INTO people(name, created) VALUES ('me', '2026-01-02')")
+    conn.close()
+    with MemoryStore(path) as s:
+        s.name_person(2, "Dana")  # renamed, still the desk's person
+        assert s.desk_owner("me") == 2
 
 
 def test_newer_file_is_refused_and_unchanged(tmp_path):
