@@ -6,11 +6,17 @@ The replay log, the benchmarks and the TUI all read these, so each timing is mea
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+
+@functools.cache
+def _snake_case(name: str) -> str:  # (once per event class, not once per event)
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 @dataclass(frozen=True)
@@ -21,7 +27,7 @@ class Event:
     @property
     def kind(self) -> str:
         """The event's name in logs and JSON: its class's, in snake case (SpeechStart: "speech_start")."""
-        return re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
+        return _snake_case(type(self).__name__)
 
     def to_json(self) -> str:
         body = {"event": self.kind, **dataclasses.asdict(self)}

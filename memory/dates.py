@@ -165,6 +165,8 @@ def format_date(day: date) -> str:
 DAY_MONTH_RE = r"\d{1,2} (?:" + "|".join(MONTHS) + ")"
 WRITTEN_DATE_RE = DAY_MONTH_RE + r" \d{4}"
 MONTH_YEAR_RE = r"(?:" + "|".join(MONTHS) + r") \d{4}"  # a month said alone: "June 2027"
+# Whatever `written` writes: "1 March 2026", "the week of 1 March 2026", "March 2026", "2026".
+WRITTEN_ANY_RE = rf"(?:the week of )?{WRITTEN_DATE_RE}|{MONTH_YEAR_RE}|\d{{4}}"
 
 
 def written(mention: DateMention) -> str:

@@ -36,13 +36,12 @@ _NAME = rf"({_WORD}(?:\s+{_WORD}){{0,2}})"
 _FILL = r"[,\s]+(?:(?:uh|um|er|erm|actually|well)[,\s]+)*"
 _LEAD = r"(?:^|[.,!?;]\s*|\b(?:hi|hello|hey|oh|well|yes|yeah|no|so|and)\b[,!.]?\s+)"
 # (pattern, needs a capital letter, needs the name to end the clause)
-_PATTERNS = [
-    (re.compile(rf"\bmy name(?:'s| is){_FILL}{_NAME}", re.I), False, False),
-    (re.compile(rf"\bthe name(?:'s| is){_FILL}{_NAME}", re.I), False, True),
-    (re.compile(rf"\bcall me{_FILL}{_NAME}", re.I), False, True),
-    (re.compile(rf"(?i:{_LEAD})(?i:i)(?:'m| am){_FILL}{_NAME}"), True, True),
-    (re.compile(rf"(?i:{_LEAD})(?i:this is|it's|it is){_FILL}{_NAME}"), True, True),
-]
+_MY_NAME_IS = (re.compile(rf"\bmy name(?:'s| is){_FILL}{_NAME}", re.I), False, False)
+_THE_NAME_IS = (re.compile(rf"\bthe name(?:'s| is){_FILL}{_NAME}", re.I), False, True)
+_CALL_ME = (re.compile(rf"\bcall me{_FILL}{_NAME}", re.I), False, True)
+_I_AM = (re.compile(rf"(?i:{_LEAD})(?i:i)(?:'m| am){_FILL}{_NAME}"), True, True)
+_THIS_IS = (re.compile(rf"(?i:{_LEAD})(?i:this is|it's|it is){_FILL}{_NAME}"), True, True)
+_PATTERNS = [_MY_NAME_IS, _THE_NAME_IS, _CALL_ME, _I_AM, _THIS_IS]
 _CLAUSE_END = re.compile(r"^(?:$|[.,!?;:]|(?:and|here|from|speaking|again|please|by the way|nice to|"
                          r"by the way)\b)", re.I)
 
@@ -71,7 +70,7 @@ def enrolment_intent(text: str) -> str | None:
 # The person Hearth already hears every day gives their name as "my name is Dana", "call me Dana" or,
 # greeting, "Hi, I'm Dana"; a bare "I'm Canadian" or "it's Max" (their dog) names no one new.
 _OWN_NAME_PATTERNS = [
-    *(entry for entry in _PATTERNS if "name" in entry[0].pattern or "call me" in entry[0].pattern),
+    _MY_NAME_IS, _THE_NAME_IS, _CALL_ME,
     (re.compile(rf"\b(?i:hi|hello|hey)\b(?:[,!.]?\s+(?i:hearth|there))?[,!.]?\s+(?i:i)(?:'m| am){_FILL}{_NAME}"),
      True, True),
 ]

@@ -22,12 +22,11 @@ import numpy as np
 from audio.voice_session import NOBODY, after_turn, with_session
 from memory import MemoryStore
 from memory.enrolment import NOT_MET, DialogStep, EnrolmentDialog
-from memory.noting import note_name
 from memory.speakers import SpeakerBook
 from text.questions import asks_about_themselves
 
 from assistant.config import Config
-from assistant.memory_access.remembering import LoopMemory, desk_person_id
+from assistant.memory_access.remembering import LoopMemory, desk_person_id, names_no_one
 from assistant.memory_access.routing import Speaker
 
 
@@ -128,7 +127,7 @@ class Household:
                 return None
             memory = self._sessions.get(speaker.person_id)
             if memory is None:
-                learns = speaker.person_id == self._owner() and not note_name(self.config.person)
+                learns = speaker.person_id == self._owner() and names_no_one(self.config)
                 memory = LoopMemory(self.store, speaker.person_id, llm=self.engines.llm,
                                     llm_gate=self.engines.llm_gate, clock=self.clock,
                                     budget_tokens=self.config.memory_budget_tokens, learns_name=learns)

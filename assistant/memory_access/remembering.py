@@ -154,10 +154,15 @@ def person_id_for(store: MemoryStore, name: str) -> int:
     return found if found is not None else store.add_person(name)
 
 
+def names_no_one(config: Config) -> bool:
+    """config.person is the placeholder ("me"): the desk's person is known by no name until they give it."""
+    return not note_name(config.person)
+
+
 def desk_person_id(store: MemoryStore, config: Config) -> int:
-    """The desk's own person: the one config.person names, or, while that is the placeholder ("me"),
-    the one person Hearth knows by no name until they give it (memory/schema.py, version 6)."""
-    return person_id_for(store, config.person) if note_name(config.person) else store.desk_owner(config.person)
+    """The desk's own person: the one config.person names, or, while that names no one, the one
+    person Hearth knows by the name they gave, if any (memory/schema.py, version 6)."""
+    return store.desk_owner(config.person) if names_no_one(config) else person_id_for(store, config.person)
 
 
 def open_memory_store(config: Config, engines) -> MemoryStore | None:
@@ -175,5 +180,5 @@ def session_memory(store: MemoryStore | None, config: Config, engines, person: s
     pid = person_id_for(store, person) if person else desk_person_id(store, config)
     return LoopMemory(store, pid, llm=engines.llm,
                       llm_gate=engines.llm_gate, clock=clock, budget_tokens=config.memory_budget_tokens,
-                      learns_name=not person and not note_name(config.person),
+                      learns_name=not person and names_no_one(config),
                       cluster_coherence=config.cluster_coherence if config.clusters else None)

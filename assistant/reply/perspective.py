@@ -129,6 +129,7 @@ def did_with_theirs(reply: str, said: list[str]) -> list[str]:
     found = []
     for m in _I_DID.finditer(reply):
         verb = m.group(1).lower()
+        # ("had" and "got" are Hearth's as auxiliaries, "I had to", "I got your note"; here they are what was done)
         if verb in _OWN_VERBS - {"had", "got"} or {verb.removesuffix("ed"), verb.removesuffix("d")} & _HEARTHS_STATES:
             continue
         words = re.findall(r"[a-z']+", m.group(2).lower())
