@@ -1,7 +1,8 @@
 """What a user turn is about: the entities it mentions, the schemas it touches, dates and affect.
 
 Deterministic and pure: capitalised names, "my sister Anna" / "a puppy called Biscuit", a noun
-lexicon (COVID, driving test, trip...), and the person's existing entity names and aliases.
+lexicon (COVID, driving test, trip...), the person's existing entity names and aliases, and, where a
+turn names none of those, the thing it speaks of (text.phrases.topic_of).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from text.phrases import topic_of
 from text.words import split_sentences
 from wordfreq import zipf_frequency
 
@@ -61,36 +63,6 @@ _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*
 _RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|beagle|"
                           r"rescue|baby|best)\s+)*(" + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
-
-# What a turn that names nothing is about: the thing it opens a clause with, "the train", "my
-# landlord", "our band" (its last word before a verb, a "that"-clause or "and"). Verbs are told by
-# their auxiliaries, endings and the commonest irregular pasts; a clause that does not read so
-# gives nothing rather than a guess.
-_IRREGULAR_PASTS = ("came went got made said told left fell broke ran took gave found lost won began brought bought "
-                    "felt kept sent spent stood sat met paid rang wrote drove flew grew knew threw woke died did "
-                    "hurt cost put shut let hit quit")
-_VERB_NEXT = (r"(?:is|was|are|were|has|had|have|will|would|can|could|should|might|must|keeps?|kept|still|just|"
-              r"finally|never|always|already|also|really|isn't|wasn't|aren't|weren't|hasn't|haven't|hadn't|won't|"
-              r"can't|couldn't|didn't|doesn't|don't|and|that|which|who|we|i|you|they|he|she|"
-              + "|".join(_IRREGULAR_PASTS.split()) + r"|[a-z]{2,}ed|[a-z]{2,}s)")
-_SUBJECT_RE = re.compile(r"(?:^|[.!?,;]\s+|\b(?:because|and|but|so|when|since)\s+)(?:the|my|our|his|her|their)\s+"
-                         r"((?:[a-z]+(?:['’]s)?\s+){0,2}?)([a-z]{3,})(?=\s+" + _VERB_NEXT + r"\b)", re.I)
-
-_TOO_GENERAL = frozenset("thing things way time times day days week weekend morning evening night year month point "
-                         "fact idea rest lot one other others same whole worst best reason truth news problem".split())
-
-
-def subject_of(text: str) -> tuple[str, str, int] | None:
-    """The thing the first clause that opens with my/our/the… is about: (its head word, the whole
-    phrase, where the head starts), or None. "My aunt's funeral is on Thursday" → ("funeral",
-    "aunt's funeral", …)."""
-    for m in _SUBJECT_RE.finditer(text):
-        head = m.group(2).lower()
-        if head in lx.NOT_NAMES or head in _TOO_GENERAL:
-            continue
-        return head, (m.group(1) + m.group(2)).lower(), m.start(2)
-    return None
-
 
 # A capitalised word that only starts a sentence ("Seeing you there…", "Appreciate it!") is taken for
 # a name only if English seldom uses it: at or above this Zipf frequency (wordfreq: 4.7 is about 50 per
@@ -239,11 +211,11 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
             continue
         add(canonical, schema, noun.start(), False, {phrase})
 
-    if not mentions:
-        subject = subject_of(text)
-        if subject and subject[0] not in known_spans:
-            head, phrase, start = subject
-            add(head, lx.KIND_WORDS.get(head, dominant or "everyday"), start, False, {phrase} - {head})
+    if not mentions:  # what a turn that names nothing is about: "the train", "my uncle's bakery", "peanuts"
+        topic = topic_of(text)
+        if topic and topic.head not in known_spans and topic.head not in lx.NOT_NAMES:
+            add(topic.head, lx.KIND_WORDS.get(topic.head, dominant or "everyday"), topic.start, False,
+                {topic.said, topic.phrase} - {topic.head})
 
     out = list(mentions.values())
     out.sort(key=lambda m: (m.known_id is None, not m.named, m.start))

@@ -60,6 +60,10 @@ ENTITY_NOUNS: dict[str, tuple[str, str]] = {
     "support group": ("support group", "health"), "school": ("school", "work"), "college": ("college", "work"),
     "university": ("university", "work"), "kids": ("kids", "family and friends"),
     "children": ("kids", "family and friends"), "family": ("family", "family and friends"),
+    # the weather, small talk's commonest subject, said as a verb or an adjective as often as a noun
+    **{w: ("weather", "everyday") for w in ("weather", "rain", "raining", "rainy", "snow", "snowing", "snowy", "storm",
+                                          "stormy", "sunny", "sunshine", "windy", "fog", "foggy", "heatwave", "hail",
+                                          "hailing", "drizzle", "drizzling", "thunder")},
 }
 
 # relation or kind words that, before a capitalised name, give it a schema and an alias: "my sister Anna".

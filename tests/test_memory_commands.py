@@ -137,6 +137,19 @@ def test_forget_that_asks_first_and_forgets_only_on_yes(memory):
     assert "pasta" not in block and "Max" in memory.recall("Tell me about my dog.")[0]
 
 
+def test_forget_that_takes_the_feeling_the_turn_told_too(memory):
+    """A feeling gathered from the forgotten turn would say its cause again."""
+    say(memory, TOLD[0])
+    say(memory, "I'm really upset, I cracked my phone screen yesterday.")
+    pid = memory.person.person_id
+    assert any("screen" in node["text"] + (node["cause"] or "") for node in memory.store.persona(pid))
+    say(memory, "Forget that.")
+    assert say(memory, "Yes.") == "Okay, I've forgotten it."
+    assert not any("screen" in node["text"] + (node["cause"] or "") for node in memory.store.persona(pid))
+    assert "screen" not in memory.recall("What happened to my phone?")[0]
+    assert "Max" in memory.recall("Tell me about my dog.")[0]
+
+
 def test_a_question_not_answered_lapses_and_forgets_nothing(memory):
     say(memory, "I had pasta for lunch.")
     say(memory, "Forget that.")

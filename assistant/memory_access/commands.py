@@ -161,11 +161,16 @@ class MemoryRequests:
         return (turns[-1]["id"], turns[-1]["text"]) if turns else None
 
     def _forget_items_of_turn(self, turn_id: int) -> None:
+        """Forget what one turn made: the memories it is in, and the feelings gathered from it (a
+        feeling whose cause it told would say it again)."""
         pid = self.person.person_id
         with self.store.transaction():
             for item_id, _, _, _, version in self.store.items_of_person(pid):
                 if turn_id in version.provenance:
                     self.store.forget_item(pid, item_id)
+            for node in self.store.persona(pid):
+                if turn_id in node["evidence"]:
+                    self.store.forget_persona(pid, node["id"])
         self.person.recaller.invalidate()
 
     # -- correcting -----------------------------------------------------------------------
