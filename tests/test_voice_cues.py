@@ -170,7 +170,9 @@ def test_a_turn_said_quieter_and_slower_than_usual_is_noted_as_sounding_tired(en
         departed = store.turn_voice(last_turn)["departures"]
         assert departed["loudness_db"] < -CLEAR["loudness_db"] and departed["rate"] < -CLEAR["rate"], \
             (departed, store.turn_voices(pid, before_turn=last_turn))
-        nodes = store.persona(pid, "cross")
+        # (the feelings gathered from that turn: an everyday turn's words may imply one of their own,
+        # memory/implied.py reads "excited" into the book's, a false feeling that issue 25 still has)
+        nodes = [n for n in store.persona(pid, "cross") if last_turn in n["evidence"]]
         assert [n["affect"] for n in nodes] == ["tired"], (last_words, nodes)
         node = nodes[0]
         about = next(e.name for e in store.entities(pid) if e.id == node["entity_id"])
