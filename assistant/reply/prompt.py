@@ -21,8 +21,9 @@ SYSTEM_PROMPT = (
 NOTES_INTRO = "What I told you before:"  # the line before the memory notes in the person's message
 
 # A worked example of each kind of turn, between the system prompt and the history: a question the
-# notes answer (said to "you"), one they do not (admitted), and a remark answered in Hearth's own
-# words. A 0.5B model follows a shown reply far better than a described one: on hand-made cases it
+# notes answer (said to "you"), one they do not (admitted), a remark answered in Hearth's own
+# words, and a worry met with sympathy (without it the model answered one with a bare clause, "It's
+# been a bit worrying", or with advice, and news with "That sounds like a big decision"). A 0.5B model follows a shown reply far better than a described one: on hand-made cases it
 # stopped answering "I don't know what your dog is called" with the dog's name in its notes. The
 # examples are about nobody Hearth knows, and stay put, so llama.cpp keeps them cached with the
 # system prompt.
@@ -32,6 +33,7 @@ EXAMPLES = (
     (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n\nWhat's my favourite film?",
      "I don't know, you haven't told me your favourite film yet."),
     ("I had a long day at work today.", "That sounds tiring. Do you want to talk about it?"),
+    ("I'm worried because my cat hasn't eaten since yesterday.", "Oh no, that is worrying. I hope your cat eats again soon."),
 )
 # What the examples' person said and noted: never a reply's words (a 0.5B model now and then answered
 # "What did I do before that?" with "I had a long day at work today."). The examples' replies are the
