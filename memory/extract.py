@@ -129,6 +129,10 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
         if not name or name.lower() in ignore:
             return None
         key = name.lower()
+        same = lx.RELATION_GROUP.get(key)
+        if same:  # "Mum" and "my mom": one mention, known by every word for her
+            key = next((k for k in mentions if k in same), key)
+            aliases = {*aliases, *same}
         m = mentions.get(key)
         if m is None:
             m = mentions[key] = Mention(name, schema, set(), start, named)

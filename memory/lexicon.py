@@ -76,6 +76,12 @@ KIND_WORDS: dict[str, str] = {
     **{w: "pets" for w in ("dog", "puppy", "cat", "kitten", "beagle", "labrador", "horse", "hamster", "parrot",
                            "rabbit", "pet")},
 }
+# The words one relation goes by: "my mum" one day and "my mom" (as Whisper may write it) the next are
+# one person, and so is "Mum" said as a name.
+SAME_RELATION: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
+    "mother mom mum mummy mommy", "father dad daddy", "grandmother grandma granny nana",
+    "grandfather grandpa grandad granddad"))
+RELATION_GROUP: dict[str, frozenset[str]] = {word: group for group in SAME_RELATION for word in group}
 PET_WORDS = {"dog", "puppy", "beagle", "labrador", "cat", "kitten", "hamster", "parrot", "rabbit", "horse"}
 
 # capitalised words that are not names

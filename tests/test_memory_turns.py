@@ -272,3 +272,18 @@ def test_recall_and_prepare_do_not_wait_for_a_slow_rewrite(setup):
     assert not thread.is_alive()
     _, rows = reader.recall("How is my COVID recovery going?")
     assert any("relieved" in r["text"] for r in rows)
+
+
+def test_mum_and_mom_are_one_person_so_her_news_updates_what_is_true_now(setup):
+    """Whisper wrote "my mom" one day and "Mum" a month later: two entities, so the fall stayed true
+    beside the homecoming and the model answered "How is my mum doing now?" with "still in hospital"."""
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("My mom fell and broke her hip, she's in hospital and I'm really worried.", "ok")
+    clock.now += timedelta(days=26)
+    pm.remember("Mum is home from the hospital now and walking with a frame. I'm so relieved.", "ok")
+    assert [e.name for e in store.entities(pm.person_id)].count("mom") == 1
+    assert not any(e.name.lower() == "mum" for e in store.entities(pm.person_id))
+    clock.now += timedelta(days=2)
+    block, _ = pm.recall("How is my mum doing now?")
+    assert "home from the hospital" in block and "she's in hospital" not in block, block

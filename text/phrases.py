@@ -92,14 +92,21 @@ def _can_head(word: str) -> bool:
     return not r or ("NOUN" in r and "ADV" not in r)
 
 
+def _inflected_verb(word: str) -> bool:
+    """A form of a verb other than its base: "keeps", "broke", "fell" (a verb "fell" too, but first "fall")."""
+    return any(lemma != word for lemma in readings(word).get("VERB", ()))
+
+
 def _verb_after_noun(words: list[tuple[str, int, int]], j: int, breaks: set[int]) -> bool:
-    """Whether words[j], an -s word that can be a verb, is the verb of the noun before it ("the shop
-    closes early", "my landlord wants to…") rather than the phrase's head ("my tomato plants, …",
-    "the plants are…"): it is the noun only where the phrase plainly ends after it."""
+    """Whether words[j], an inflected verb after a noun, is that noun's verb rather than the phrase's
+    head: a past always ("my mom fell"); an -s word ("the shop closes early", "my landlord wants
+    to…") unless the phrase plainly ends after it ("my tomato plants, …", "the plants are…")."""
     word = words[j][0]
-    if not (word.endswith("s") and not word.endswith("ss") and "VERB" in readings(word)) \
-            or "NOUN" not in readings(words[j - 1][0]):
-        return False
+    before = words[j - 1][0]
+    if not _inflected_verb(word) or not _content(before) or "NOUN" not in readings(before):
+        return False  # ("my" has a noun reading in the lexicon)
+    if not word.endswith("s") or word.endswith("ss"):
+        return True  # a past after a noun is its verb: "my mom fell", "the kettle broke"
     ends_after = j + 1 == len(words) or j + 1 in breaks or words[j + 1][0] in _AUXILIARIES
     return not ends_after
 
@@ -110,8 +117,7 @@ def _predicate_next(word: str) -> bool:
     if word in PREPOSITIONS or word == "of":  # "the printer in the office…" says nothing of it yet
         return False
     r = readings(word)
-    inflected_verb = "VERB" in r and word not in r["VERB"]
-    return (word in _AUXILIARIES or word in _RELATIVE or inflected_verb
+    return (word in _AUXILIARIES or word in _RELATIVE or _inflected_verb(word)
             or ("ADV" in r and "NOUN" not in r and "ADJ" not in r))
 
 
