@@ -23,17 +23,18 @@ NOTES_INTRO = "What I told you before:"  # the line before the memory notes in t
 # A worked example of each kind of turn, between the system prompt and the history: a question the
 # notes answer (said to "you"), one they do not (admitted), a remark answered in Hearth's own
 # words, and a worry met with sympathy (without it the model answered one with a bare clause, "It's
-# been a bit worrying", or with advice, and news with "That sounds like a big decision"). A 0.5B model follows a shown reply far better than a described one: on hand-made cases it
-# stopped answering "I don't know what your dog is called" with the dog's name in its notes. The
-# examples are about nobody Hearth knows, and stay put, so llama.cpp keeps them cached with the
-# system prompt.
+# been a bit worrying", or with advice). A 0.5B model follows a shown reply far better than a
+# described one: on hand-made cases it stopped answering "I don't know what your dog is called"
+# with the dog's name in its notes. The examples are about nobody Hearth knows, and stay put, so
+# llama.cpp keeps them cached with the system prompt.
 EXAMPLES = (
     (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n- I had pasta for lunch.\n\n"
      "Who plays the trumpet?", "Your neighbour Tom does, at night."),
     (f"{NOTES_INTRO}\n- My neighbour Tom plays the trumpet at night.\n\nWhat's my favourite film?",
      "I don't know, you haven't told me your favourite film yet."),
     ("I had a long day at work today.", "That sounds tiring. Do you want to talk about it?"),
-    ("I'm worried because my cat hasn't eaten since yesterday.", "Oh no, that is worrying. I hope your cat eats again soon."),
+    ("I'm worried because my cat hasn't eaten since yesterday.",
+     "Oh no, that is worrying. I hope your cat eats again soon."),
 )
 # What the examples' person said and noted: never a reply's words (a 0.5B model now and then answered
 # "What did I do before that?" with "I had a long day at work today."). The examples' replies are the
