@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from lemminflect import getAllLemmas
 
@@ -64,7 +64,7 @@ class NounPhrase:
         return self.opener in DETERMINERS
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a desk that listens for months hears names and slips without end
 def readings(word: str) -> dict[str, tuple[str, ...]]:
     """The parts of speech a lower-case word can have, each with its lemmas ({} for a word the lexicon lacks)."""
     return getAllLemmas(word)
