@@ -38,8 +38,7 @@ class PeopleTables:
                 return rows[0][0]
             found = self.find_person(name)
             if found is None:
-                found = self.execute("INSERT INTO people(name, provisional, created) VALUES (?, 0, ?)",
-                                     (name, timestamp(now or datetime.now()))).lastrowid
+                found = self.add_person(name, now=now)
             self.execute("UPDATE people SET desk_owner = 1 WHERE id = ?", (found,))
             return found
 
