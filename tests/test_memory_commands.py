@@ -150,6 +150,28 @@ def test_forget_that_takes_the_feeling_the_turn_told_too(memory):
     assert "Max" in memory.recall("Tell me about my dog.")[0]
 
 
+def test_forget_that_takes_the_turn_out_of_a_summary_and_keeps_what_came_before(memory):
+    """A summary that integrated the forgotten turn goes back to its version before it."""
+    say(memory, TOLD[0])
+    say(memory, TOLD[1])
+    pid = memory.person.person_id
+
+    def summaries() -> dict[int, str]:
+        return {i: v.text for i, _, kind, _, v in memory.store.items_of_person(pid) if kind == "summary"}
+
+    before = summaries()
+    assert any("limping" in text for text in before.values()), before
+    say(memory, "Max is running around the garden again.")
+    changed = {i for i, text in summaries().items() if before.get(i) != text}
+    assert changed and all("garden" in summaries()[i] for i in changed)
+    say(memory, "Forget that.")
+    assert say(memory, "Yes.") == "Okay, I've forgotten it."
+    assert summaries() == before  # the earlier summary in force again, nothing of the garden left
+    assert all(turn not in v.provenance for *_, v in memory.store.items_of_person(pid)
+               for turn in [t["id"] for t in memory.store.turns(pid) if "garden" in t["text"]])
+    assert "garden" not in memory.recall("How is my dog doing?")[0]
+
+
 def test_a_question_not_answered_lapses_and_forgets_nothing(memory):
     say(memory, "I had pasta for lunch.")
     say(memory, "Forget that.")

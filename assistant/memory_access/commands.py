@@ -53,6 +53,12 @@ def to_them(words: str) -> str:
     return out[:1].lower() + out[1:] if out[:1] != "I" else out
 
 
+def _version_before(history: list, turn_id: int):
+    """The newest version of an item (history: newest first) that the turn had no part in; None: every
+    version has it (the item was made by it)."""
+    return next((v for v in history if turn_id not in v.provenance), None)
+
+
 def _things(phrase: str) -> list[str]:
     return [w for w in re.findall(r"[a-z']+", phrase.lower()) if w not in _NOT_THINGS]
 
@@ -162,12 +168,20 @@ class MemoryRequests:
 
     def _forget_items_of_turn(self, turn_id: int) -> None:
         """Forget what one turn made: the memories it is in, and the feelings gathered from it (a
-        feeling whose cause it told would say it again)."""
+        feeling whose cause it told would say it again). A summary that integrated the turn goes back
+        to its version before it: what the earlier turns told stays."""
         pid = self.person.person_id
+        made = [(item_id, version) for item_id, _, _, _, version in self.store.items_of_person(pid)
+                if turn_id in version.provenance]
+        before = {item_id: _version_before(self.store.history(item_id), turn_id) for item_id, _ in made}
+        kept = [item_id for item_id, _ in made if before[item_id] is not None]
+        vectors = self.person.embedder.embed([before[i].text for i in kept]) if kept else []
         with self.store.transaction():
-            for item_id, _, _, _, version in self.store.items_of_person(pid):
-                if turn_id in version.provenance:
+            for item_id, _ in made:
+                if before[item_id] is None:
                     self.store.forget_item(pid, item_id)
+            for item_id, vector in zip(kept, vectors):
+                self.store.take_back(pid, item_id, before[item_id], vector)
             for node in self.store.persona(pid):
                 if turn_id in node["evidence"]:
                     self.store.forget_persona(pid, node["id"])

@@ -70,6 +70,22 @@ class ItemTables:
             self.execute("DELETE FROM item_vec WHERE item_id = ?", (item_id,))
             self._pending.append((ITEM, person_id, item_id, None, None))
 
+    def take_back(self, person_id: int, item_id: int, to: Version, embedding: np.ndarray) -> None:
+        """The versions written after `to` deleted (asked for by the person: "forget that"), and `to`
+        in force again with its vector; an integrative summary keeps what the turns before it told."""
+        with self.transaction():
+            row = self.execute("SELECT person_id, entity_id, kind FROM items WHERE id = ?", (item_id,)).fetchone()
+            if row is None or row[0] != person_id:
+                raise MemoryStoreError(f"person {person_id} has no memory item {item_id}")
+            chain = [v.id for v in self.history(item_id)]  # newest first
+            if to.id not in chain:
+                raise MemoryStoreError(f"version {to.id} is not in the history of memory item {item_id}")
+            newer = chain[:chain.index(to.id)]
+            self.execute(f"DELETE FROM item_versions WHERE id IN ({', '.join('?' * len(newer))})", newer)
+            self.execute("UPDATE items SET current_version = ? WHERE id = ?", (to.id, item_id))
+            self._set_vector(ITEM, person_id, item_id, embedding,
+                             _item_meta(row[1], {"said_at": to.said_at, "emotion": to.emotion}, row[2] == "summary"))
+
     def _write_version(self, item_id: int, previous: int | None, v: dict, now: datetime) -> int:
         vid = self.execute(
             "INSERT INTO item_versions(item_id, previous_id, text, history, current, said_at, happens_at, emotion, "
