@@ -13,11 +13,15 @@ from assistant.pipeline.anticipation import stands_in_for, still_valid
     ("hello", "", False),
     # heard from audio cut off mid-word, and numbers written either way (from the shared clips)
     ("7 of Club", "7 of clubs", True),
-    ("Four queen of", "4 queen of clubs", True),
+    ("Four queen of", "4 queen of clubs", False),  # the suit not yet heard
     ("Four Queen of Clug", "4 queen of clothes", False),
     ("And so my fella", "and so my fellow Americans", True),
     ("remind me what my dog", "Remind me what my cat is called.", False),
     ("remind me what my apples", "Remind me what my cat is, a pet?", False),  # "a" is not "apples" begun
+    # a partial that stopped before the thing it was about
+    ("can you remind me what my", "Can you remind me what my dog is called?", False),
+    ("what did I tell you about my", "What did I tell you about my sister?", False),
+    ("Tell me about the", "Tell me about the.", True),
 ])
 def test_anticipation_holds_when_the_final_words_carry_on_from_the_partial(partial, final, expected):
     assert still_valid(partial, final) is expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from text.words import as_digits
+from text.words import HANGING_WORDS, as_digits
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,16 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
     prompt evaluated from them can be reused; otherwise recall runs again on the final words.
     The partial's last word need only begin as a final word does: its audio was cut off at an
     arbitrary moment, often in the middle of that word ("7 of Club" for "7 of clubs", "my fella"
-    for "my fellow"). It must be there, though: it is often what the person is asking about.
+    for "my fellow"). It must be there, though: it is often what the person is asking about. A
+    partial that stops on a word leaning on what follows ("what my") had not yet said what it was
+    about ("dog").
     """
     before, after = _words(partial), set(_words(final))
     if not before or not after or len(after) > 2 * len(set(before)) + 4:
         return False
     *head, last = before
+    if last in HANGING_WORDS and after - set(before):
+        return False
     if head and sum(w in after for w in head) / len(head) < min_share:
         return False
     return any(w.startswith(last[:3]) for w in after)
