@@ -102,11 +102,12 @@ def _sentence_starts(text: str) -> set[int]:
 
 
 def match_known(text: str, known: list[Known]) -> list[tuple[Known, int]]:
-    """Existing entities whose name or alias appears in the text, with the offset of the first hit."""
+    """Existing entities whose name or alias appears in the text, with the offset of the first hit.
+    An alias that is a relation is known by every word for it ("my mum Anna", then "Mom called")."""
     hits = []
     for entity in known:
         best = None
-        for phrase in (entity.name, *entity.aliases):
+        for phrase in lx.known_as(entity.name, entity.aliases):
             if len(phrase) < 3 and phrase.lower() not in ("ex",):
                 continue
             m = _word_re(phrase).search(text)

@@ -82,6 +82,15 @@ SAME_RELATION: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for g
     "mother mom mum mummy mommy", "father dad daddy", "grandmother grandma granny nana",
     "grandfather grandpa grandad granddad"))
 RELATION_GROUP: dict[str, frozenset[str]] = {word: group for group in SAME_RELATION for word in group}
+
+
+def known_as(name: str, aliases) -> list[str]:
+    """What an entity is called: its name and aliases, and every word for a relation among them
+    ("my mum Anna" is also "Mom" and "my mother")."""
+    said = [name, *aliases]
+    return list(dict.fromkeys([*said, *(w for a in said for w in sorted(RELATION_GROUP.get(a.lower(), ())))]))
+
+
 PET_WORDS = {"dog", "puppy", "beagle", "labrador", "cat", "kitten", "hamster", "parrot", "rabbit", "horse"}
 
 # capitalised words that are not names

@@ -22,7 +22,7 @@ import numpy as np
 from .affect import detect_affect
 from .clusters import cue_words
 from .extract import CUE_PATTERNS, Known
-from .lexicon import ENTITY_NOUNS
+from .lexicon import ENTITY_NOUNS, known_as
 from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
 from .superseded import summaries_stand_for_past_facts
@@ -103,7 +103,7 @@ class Recaller:
                     row[y] = kind
         alias: dict[str, set[int]] = {}
         for e in known:
-            for phrase in (e.name, *e.aliases):
+            for phrase in known_as(e.name, e.aliases):
                 if len(phrase) >= 3:
                     alias.setdefault(phrase.lower(), set()).add(e.id)
         phrases = sorted(alias, key=len, reverse=True)

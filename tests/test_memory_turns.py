@@ -287,3 +287,17 @@ def test_mum_and_mom_are_one_person_so_her_news_updates_what_is_true_now(setup):
     clock.now += timedelta(days=2)
     block, _ = pm.recall("How is my mum doing now?")
     assert "home from the hospital" in block and "she's in hospital" not in block, block
+
+
+def test_a_mother_named_once_is_known_by_every_word_for_a_mother(setup):
+    """Told "my mum Anna", then "Mom": the same woman, found when asked about "my mother"."""
+    store, clock = setup
+    pm = memory_for(store, clock)
+    pm.remember("My mum Anna is visiting next week.", "ok")
+    clock.now += timedelta(days=1)
+    pm.remember("Mom called me today, she has a new puppy.", "ok")
+    people = [e for e in store.entities(pm.person_id) if e.schema == "family and friends"]
+    assert [e.name for e in people] == ["Anna"]
+    facts = [(entity, v.text) for _, entity, kind, _, v in store.items_of_person(pm.person_id) if kind == "fact"]
+    assert {entity for entity, text in facts if "Mom called" in text} == {people[0].id}
+    assert pm.recaller.match("How is my mother doing?").get(people[0].id) == 1.0
