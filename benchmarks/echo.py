@@ -16,7 +16,9 @@ sentences): a long echo, and a talk-over that lands mid-reply. --levels=-inf: no
 reaches the microphone (headphones, with the guard still set for speakers).
 Reported per level (under "levels" in the JSON):
   self_interruptions  playback stopped while no person was talking
-  echo_turns          a turn made from Hearth's own voice (answered, or stopping playback)
+  echo_turns          a turn made from Hearth's own voice (answered, or stopping playback); one begun
+                      on the echo just before a person spoke that heard their words is theirs
+                      (echo_turns_heard in each run: what each echo turn heard)
   barge_in_detected   fraction of talk-overs that stopped playback (of those where Hearth was still
                       playing 150 ms after the person's voice began, or had stopped by then)
   barge_in_ms         p50 / p95 from the person's speech onset to playback stopped
@@ -88,7 +90,7 @@ def voice_rms(engines) -> float:
 
 
 def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, clips: list[str],
-            audio: dict[str, np.ndarray], vrms: float, talk_over_after: float) -> dict:
+            audio: dict[str, np.ndarray], vrms: float, talk_over_after: float, texts: dict[str, str]) -> dict:
     """One conversation in a room, a fresh session: clips[0] asked, and answered while nobody talks;
     clips[1] asked after that reply; clips[2] said over the second reply, talk_over_after seconds
     after it began to play; then its answer is heard out."""
@@ -123,28 +125,39 @@ def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, cli
     stops = [e.t - t0 for r in records for e in r.events if isinstance(e, ev.PlaybackStopped)]
     ducks = [e.t - t0 for r in records for e in r.events if isinstance(e, ev.ReplyDucked) and e.ducked]
     self_interruptions = sum(during(t, said, before=0.0) is None for t in stops)
-    echo_turns, heard = 0, {s.clip: [] for s in said}
+    echo_turns, heard, echo_heard = 0, {s.clip: [] for s in said}, []
     for r in records:
         start = next((e.t - t0 for e in r.events if isinstance(e, ev.SpeechStart)), None)
         if start is None:
             continue
-        owner = during(start, said)
+        # a turn begun on the echo just before a person spoke, that heard their words, is theirs
+        owner = during(start, said) or next((s for s in said if start < s.start and r.heard
+                                             and _transcribes(r.heard, texts[s.clip])), None)
         if owner is None:
             made = bool(r.reply) or any(isinstance(e, (ev.FirstAudio, ev.PlaybackStopped)) for e in r.events)
             echo_turns += made
+            if made:  # what it heard: Hearth's words alone, or a person's begun on them
+                echo_heard.append({"at": round(start, 2), "heard": r.heard})
         elif r.heard:
             heard[owner.clip].append(r.heard)
     third = said[2]
     stop = next((t for t in stops if third.start - 0.1 <= t <= third.end + 0.6), None)
     duck = next((t for t in ducks if third.start - 0.1 <= t <= third.end + 0.6), None)
     return {"clips": clips, "delay_ms": delay_ms, "talk_over_after": talk_over_after,
-            "self_interruptions": self_interruptions, "echo_turns": echo_turns,
+            "self_interruptions": self_interruptions, "echo_turns": echo_turns, "echo_turns_heard": echo_heard,
+            "talk_over_at": round(third.start, 2),
             "echo_ducks": sum(during(t, said, before=0.0) is None for t in ducks),
             "echo_dropped": sum(r.skipped == "echo" for r in records),
             "heard": {c: " ".join(h) for c, h in heard.items()}, "stops": stops,
             "talked_over": bool(over and over[0]) or (stop is not None and stop - third.start <= 0.15),
             "stop_ms": None if stop is None else (stop - third.start) * 1000,
             "duck_ms": None if duck is None else (duck - third.start) * 1000}
+
+
+def _transcribes(heard: str, text: str) -> bool:
+    """The words heard are, for the most part, these words (word error rate at most a half)."""
+    errors, n = word_errors(text, heard)
+    return errors <= 0.5 * n
 
 
 def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
@@ -225,7 +238,7 @@ def main() -> int:
                 talk_over = round(rng.uniform(0.3, 2.0), 2)
                 n += 1
                 run = one_run(engines, config, tmp / f"run-{n:03d}", level, delay, [first, second, over], audio,
-                              vrms, talk_over)
+                              vrms, talk_over, texts)
                 runs.append(run)
                 print(f"  {level:+.0f} dB, delay {delay:.0f} ms, over at {talk_over:.2f} s: "
                       f"{run['self_interruptions']} self-interruptions, {run['echo_turns']} echo turns, "
