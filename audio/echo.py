@@ -159,6 +159,7 @@ class FrameLevels:
     playing: float  # the loudest played 32 ms within the echo tail before this frame
     converged: bool  # the canceller has taken enough echo for its residue to be known
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
+    echo_ceiling: float = 0.0  # the loudest echo the room has lately carried of that much playing (0: unknown)
 
 
 def mean_square(x: np.ndarray) -> float:
@@ -176,6 +177,10 @@ class EchoMonitor:
         # what the canceller leaves of the echo, against what was playing, over the last frames
         self._left: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._residual_gain = 1.0
+        # and what reaches the microphone of it: the room's gain, which a canceller that lost the
+        # echo does not change
+        self._carried: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
+        self._echo_gain = 0.0
         self._playing_for = 0  # frames since playing began after a tail of silence
         self.path = EchoPathMeter()  # whether what plays reaches the microphone at all
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
@@ -195,7 +200,8 @@ class EchoMonitor:
             if not self.path.cancel:
                 cleaned = frame.samples  # no echo to remove, and AEC3 would suppress the person
         self.levels = FrameLevels(mic, mean_square(cleaned), playing,
-                                  len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing)
+                                  len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing,
+                                  self._echo_gain * playing if len(self._carried) >= LEARNED_FRAMES else 0.0)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
     def learn(self, voiced: bool) -> None:
@@ -211,10 +217,13 @@ class EchoMonitor:
         if levels.playing > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
             self._left.append(levels.cleaned / levels.playing)
             self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
+            self._carried.append(levels.mic / levels.playing)
+            self._echo_gain = float(np.percentile(self._carried, RESIDUAL_PERCENTILE))
 
     def relearn(self) -> None:
         """The canceller has lost the echo: its residue is learned again, from echo it takes, before
-        a person is confirmed on it (until then the frames are not `converged`)."""
+        a person is confirmed on it (until then the frames are not `converged`). The room's gain
+        stands: the loss is the canceller's, not the room's."""
         self._left.clear()
 
     @property

@@ -22,6 +22,7 @@ PERSON_RATIO_DB = -6.0  # the cleaned signal keeps at least a quarter of the mic
 # it: over Hearth, in the quiet between their words, the canceller added up to 6.4 dB (echo benchmark).
 INJECTED_DB = 9.0
 RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has lately left
+CEILING_MARGIN_DB = 6.0  # with the canceller lost: the microphone this far above the loudest echo the room carried
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
@@ -45,12 +46,18 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     converged its estimate explains nothing, so nothing is confirmed on it yet. After, the
     frames speak for a person when the cleaned signal keeps most of the microphone's energy
     (an echo loses most of it to the canceller, a person's voice passes through) and stands well
-    above what the canceller has lately left of the echo of that much playing."""
+    above what the canceller has lately left of the echo of that much playing. While the canceller
+    learns the echo again (it lost it: its delay jumped, or a person's voice over Hearth's threw it),
+    the microphone alone speaks for a person where it stands well above the loudest echo the room
+    has lately carried of that much playing."""
     if not echo_possible:
         return True
     recent = list(frames)[-ONSET_FRAMES:]
-    if not recent or not recent[-1].converged:
+    if not recent:
         return False
+    if not recent[-1].converged:
+        ceiling = sum(f.echo_ceiling for f in recent)
+        return ceiling > 0 and _db(sum(f.mic for f in recent) / ceiling) >= CEILING_MARGIN_DB
     mic = sum(f.mic for f in recent)
     cleaned = sum(f.cleaned for f in recent)
     if cleaned / len(recent) < QUIET:

@@ -84,6 +84,24 @@ def test_the_ratio_is_judged_over_the_frames_together():
     assert not person_speaking(frames, echo_possible=True)
 
 
+def with_ceiling(mic: float, cleaned: float, ceiling: float, converged: bool = True) -> list[FrameLevels]:
+    return [FrameLevels(mic=mic, cleaned=cleaned, playing=1e-2, converged=converged, echo_ceiling=ceiling)] * 4
+
+
+def test_while_the_canceller_learns_the_echo_again_a_microphone_well_above_its_ceiling_is_a_person():
+    """Over a quiet echo (-20 dB in the echo benchmark) a person's voice, 15-28 dB above the loudest
+    echo the room had carried, threw the canceller at their first syllables: it lost the echo, and
+    was still learning it again when they stopped, so they were dropped as echo."""
+    assert person_speaking(with_ceiling(1e-3, 1e-3, ceiling=1e-4, converged=False), echo_possible=True)  # 10 dB
+    assert not person_speaking(with_ceiling(1e-3, 1e-3, ceiling=5e-4, converged=False), echo_possible=True)  # 3 dB
+    assert not person_speaking(with_ceiling(1e-3, 1e-3, ceiling=0.0, converged=False), echo_possible=True)  # unknown
+
+
+def test_a_canceller_that_has_the_echo_judges_alone():
+    assert not person_speaking(with_ceiling(1e-3, 1e-5, ceiling=1e-4), echo_possible=True)  # it took 20 dB
+    assert person_speaking(with_ceiling(1e-3, 6e-4, ceiling=1e-3), echo_possible=True)  # it left most
+
+
 def test_a_frame_the_canceller_made_much_louder_than_the_microphone_says_it_lost_the_echo():
     """The live room after a barge-in: the echo's delay jumped and the canceller subtracted an echo
     that was not there (12.2 dB louder out than in); in the quiet between a person's words over
@@ -376,3 +394,37 @@ def test_the_echos_residue_is_not_learned_before_the_echo_can_have_arrived():
         if arrived:
             assert not person_speaking(recent, echo_possible=True), f"the echo passed for a person at frame {index}"
         monitor.learn(voiced=arrived)
+
+
+class _Taking:
+    """A canceller that has learned the room: it takes the echo (a tenth of what plays) and passes
+    a person's voice."""
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return near - 0.1 * far
+
+
+def test_the_rooms_echo_ceiling_outlasts_a_canceller_that_lost_the_echo():
+    """The canceller's residue is learned again after it lost the echo; the room still carries
+    the echo as loud as before, so a person well above it is heard meanwhile, and the echo is not."""
+    from audio.echo import EchoMonitor
+
+    clock = FakeClock()
+    reference = EchoReference(now=clock.now)
+    reference.anchor(0)
+    reference.played(np.full(4 * 16_000, 0.1, dtype=np.float32), 16_000)
+    monitor = EchoMonitor(reference, _Taking())
+
+    def hear(index: int, level: float, voiced: bool) -> FrameLevels:
+        monitor.clean(Frame(np.full(FRAME_SAMPLES, level, dtype=np.float32), index, (index + 1) * 0.032))
+        levels = monitor.levels
+        monitor.learn(voiced)
+        return levels
+
+    for index in range(40):  # the echo, 20 dB below what plays
+        hear(index, 0.01, voiced=True)
+    monitor.relearn()
+    echo = [hear(index, 0.01, voiced=True) for index in range(40, 44)]
+    assert not echo[-1].converged and not person_speaking(echo, echo_possible=True)
+    person = [hear(index, 0.1, voiced=True) for index in range(44, 48)]  # 20 dB above the echo
+    assert not person[-1].converged and person_speaking(person, echo_possible=True)
