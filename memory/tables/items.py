@@ -81,7 +81,8 @@ class ItemTables:
             if to.id not in chain:
                 raise MemoryStoreError(f"version {to.id} is not in the history of memory item {item_id}")
             newer = chain[:chain.index(to.id)]
-            self.execute(f"DELETE FROM item_versions WHERE id IN ({', '.join('?' * len(newer))})", newer)
+            if newer:
+                self.execute(f"DELETE FROM item_versions WHERE id IN ({', '.join('?' * len(newer))})", newer)
             self.execute("UPDATE items SET current_version = ? WHERE id = ?", (to.id, item_id))
             self._set_vector(ITEM, person_id, item_id, embedding,
                              _item_meta(row[1], {"said_at": to.said_at, "emotion": to.emotion}, row[2] == "summary"))
