@@ -140,6 +140,7 @@ class HearthProcess:
                    HEARTH_CACHE_DIR=os.environ.get("HEARTH_CACHE_DIR") or Config().cache_dir)
         self.stdout: list[tuple[float, str]] = []
         self.stderr: list[tuple[float, str]] = []
+        self.hung: list[str] = []  # where its threads were, if it did not end after Ctrl-C
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "assistant.modes.cli", "--no-tui", "--input-device", "pulse", "--output-device", "pulse",
              "--events", str(self.events_path)],
@@ -206,6 +207,11 @@ class HearthProcess:
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:
+                # where every thread is (assistant/modes/cli.py's SIGUSR1), for the report, then gone
+                asked = time.monotonic()
+                self.proc.send_signal(signal.SIGUSR1)
+                time.sleep(2.0)
+                self.hung = [line for t, line in self.stderr if t >= asked]
                 self.proc.kill()
                 self.proc.wait(10)
         return self.proc.returncode
@@ -397,7 +403,7 @@ def _live_run(stack: SoundStack, speech_dir: Path, tmp_path: Path, server: Scrip
               f"{_turn_table(events, said)}\n" + "stderr:\n" + "\n".join(line for _, line in hearth.stderr[-15:]))
     print(report)
     assert problem is None, f"{problem}\n{report}"
-    assert code == 130, report  # stopped by Ctrl-C, as a person stops it
+    assert code == 130, report + "\nthreads when it did not end:\n" + "\n".join(hearth.hung)  # Ctrl-C stops it
     return events, said, speaker, report, [line for _, line in hearth.stderr]
 
 
