@@ -144,7 +144,8 @@ class HearthProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "assistant.modes.cli", "--no-tui", "--input-device", "pulse", "--output-device", "pulse",
              "--events", str(self.events_path)],
-            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_ctrl_c_as_in_a_terminal)
         for stream, lines in ((self.proc.stdout, self.stdout), (self.proc.stderr, self.stderr)):
             threading.Thread(target=self._read, args=(stream, lines), daemon=True).start()
 
@@ -215,6 +216,13 @@ class HearthProcess:
                 self.proc.kill()
                 self.proc.wait(10)
         return self.proc.returncode
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In Hearth's process before it starts: Ctrl-C stops it, as in a terminal, however the suite was
+    started. A suite run in the background by a shell without job control ignores SIGINT, Hearth
+    inherited that, and the harness's Ctrl-C then never ended it (its threads were all waiting as usual)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def echo_gain_db(stack: SoundStack) -> float:
