@@ -171,15 +171,13 @@ class MemoryRequests:
         feeling whose cause it told would say it again). A summary that integrated the turn goes back
         to its version before it: what the earlier turns told stays."""
         pid = self.person.person_id
-        made = [(item_id, version) for item_id, _, _, _, version in self.store.items_of_person(pid)
-                if turn_id in version.provenance]
-        before = {item_id: _version_before(self.store.history(item_id), turn_id) for item_id, _ in made}
-        kept = [item_id for item_id, _ in made if before[item_id] is not None]
+        before = {item_id: _version_before(self.store.history(item_id), turn_id)
+                  for item_id, _, _, _, version in self.store.items_of_person(pid) if turn_id in version.provenance}
+        kept = [item_id for item_id, version in before.items() if version is not None]
         vectors = self.person.embedder.embed([before[i].text for i in kept]) if kept else []
         with self.store.transaction():
-            for item_id, _ in made:
-                if before[item_id] is None:
-                    self.store.forget_item(pid, item_id)
+            for item_id in before.keys() - set(kept):
+                self.store.forget_item(pid, item_id)
             for item_id, vector in zip(kept, vectors):
                 self.store.take_back(pid, item_id, before[item_id], vector)
             for node in self.store.persona(pid):
