@@ -9,7 +9,7 @@ from datetime import date, datetime
 from text.words import split_sentences
 
 from .affect import compatibility
-from .dates import WRITTEN_DATE_RE, format_date, relative
+from .dates import MONTH_YEAR_RE, MONTHS, WRITTEN_DATE_RE, format_date, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -166,23 +166,68 @@ def _day(said_at: str) -> date:
     return datetime.fromisoformat(said_at).date()
 
 
-def _header(day: date, now: datetime | date) -> str:
-    """'7 May 2026 (three weeks ago):' (the year stays: asked-for dates are answered with it)."""
+# What dates.absolutise puts after the phrase that named a time ("yesterday (7 May 2023)", "last year (2022)")
+_NOTE_WHEN = re.compile(rf"\(({WRITTEN_DATE_RE}|{MONTH_YEAR_RE}|(?:19|20)\d{{2}})\)", re.I)
+
+
+@dataclass(frozen=True, order=True)
+class When:
+    """The time a block's lines go under: a day, or a month or year where that is all a note said."""
+    start: date
+    span: str = "day"  # "day", "month" or "year"
+
+
+def _when(text: str, said_at: str) -> When:
+    """When a note says its event happened, where it names a day, a month or a year ("went to the group
+    yesterday (7 May 2023)", "painted it last year (2022)"), else the day it was said: asked "when did…",
+    a small model answers with the header's date, not the one in the line. A week stays with the day
+    it was said ("last week (the week of 2 June 2023)" under 9 June), and so does what is still to
+    come: read last, below the rest, "Asha is getting married in June" had the small model answer
+    "What am I nervous about?" with "Asha is nervous"."""
+    said = When(_day(said_at))
+    m = _NOTE_WHEN.search(text)
+    if not m:
+        return said
+    words = m[1].lower().split()  # "7 may 2023", "june 2023", "2022"
+    year = int(words[-1])
+    if len(words) == 1:
+        named = When(date(year, 1, 1), "year")
+    else:
+        month = MONTHS.index(words[-2]) + 1
+        named = When(date(year, month, int(words[0]))) if len(words) == 3 else When(date(year, month, 1), "month")
+    return named if named.start <= said.start else said
+
+
+RELATIVE_DAYS = 31  # a day further back is named by its date alone, as people do ("on 8 May", not "six months ago")
+
+
+def _header(when: When, now: datetime | date) -> str:
+    """'7 May 2026 (three weeks ago):', or '7 November 2025:' for a day more than a month back (the year
+    stays: asked-for dates are answered with it), 'March 2026:' or '2022:'. A small model copies the
+    header's words into a reply ('8 May 2023 (six months ago)'), and an age in months says less than the date."""
+    day = when.start
+    if when.span == "year":
+        return f"{day.year}:"
+    if when.span == "month":
+        return f"{MONTHS[day.month - 1].capitalize()} {day.year}:"
+    today = now.date() if isinstance(now, datetime) else now
+    if abs((today - day).days) > RELATIVE_DAYS:
+        return f"{format_date(day)}:"
     return f"{format_date(day)} ({relative(day, now)}):"
 
 
 # What _header writes, wherever it turns up (a small model sometimes copies one into its reply).
-DAY_HEADER = re.compile(rf"\b{WRITTEN_DATE_RE} \([^)]*\):", re.I)
+DAY_HEADER = re.compile(rf"\b(?:{WRITTEN_DATE_RE}(?: \([^)]*\))?|{MONTH_YEAR_RE}|(?:19|20)\d{{2}}):", re.I)
 
 
 def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query: str | None,
           max_words: int) -> tuple[list[Result], str]:
-    """Which results fit the budget and the block they make: lines grouped under their day, days in
-    order, and within a day in the order they were said, not by score: turn after turn the block then
-    changes only where a memory comes or goes (new ones mostly at the end), so the model's cached
-    prompt reaches further into it."""
+    """Which results fit the budget and the block they make: lines grouped under their day (_when),
+    days in order, and within a day in the order they were said, not by score: turn after turn the
+    block then changes only where a memory comes or goes (new ones mostly at the end), so the
+    model's cached prompt reaches further into it."""
     qwords = content_words(query) if query else set()
-    groups: dict[date, list[tuple[tuple, str]]] = {}
+    groups: dict[When, list[tuple[tuple, str]]] = {}
     kept: list[Result] = []
     seen: list[set[str]] = []
     used = 0
@@ -194,7 +239,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
         if text != c.text and repeats(text, seen):  # cut down, it says what a line above says
             continue
         line = f"- {text}"
-        day = _day(c.said_at)
+        day = _when(text, c.said_at)  # when it happened, where the note says
         head = 0 if day in groups else estimate_tokens(_header(day, now)) + 1
         cost = estimate_tokens(line) + 1 + head
         if used + cost > budget_tokens and query is not None:
@@ -238,9 +283,10 @@ MIN_LINE_WORDS = 8   # a line cut shorter than this to fit the budget says too l
 
 def memory_block(results: list[Result], now: datetime | date, budget_tokens: int = 200, query: str | None = None,
                  max_words: int = MAX_LINE_WORDS) -> str:
-    """Short lines under a header per day ('7 May 2023 (three weeks ago):'), days oldest first, within the
-    token budget; results are taken best first and one that does not fit is skipped. With the query, a
-    long memory is cut down to its sentences closest to the query."""
+    """Short lines under a header per day ('7 May 2023 (three weeks ago):', or the month or year a note
+    named: 'March 2026:'), days oldest first, within the token budget; results are taken best first
+    and one that does not fit is skipped. With the query, a long memory is cut down to its sentences
+    closest to the query."""
     return _pack(results, now, budget_tokens, query, max_words)[1]
 
 

@@ -423,6 +423,24 @@ def test_block_budget_and_day_headers():
     assert ranking.memory_block([], NOW) == ""
 
 
+def test_block_puts_a_note_under_the_day_it_happened_and_older_days_without_their_age():
+    told = cand(1, 0.9, days=1, text="Dana went to the dentist yesterday (8 May 2026) and it went fine")
+    week = cand(2, 0.8, days=1, text="Dana painted the fence last week (the week of 27 April 2026)")
+    old = ranking.Candidate(3, "item", "Dana moved to Leeds", 0.7, datetime(2026, 1, 20, 9).isoformat())
+    year = cand(4, 0.6, text="Dana ran a marathon last year (2025)")
+    month = cand(5, 0.5, text="Dana started pottery in March (March 2026)")
+    coming = cand(6, 0.4, days=1, text="Asha is getting married in June (June 2026)")  # stays where it was said
+    block = ranking.memory_block(ranking.rank([told, week, old, year, month, coming], NOW, k=6), NOW)
+    assert block.splitlines() == ["2025:", "- Dana ran a marathon last year (2025)",
+                                  "20 January 2026:", "- Dana moved to Leeds",
+                                  "March 2026:", "- Dana started pottery in March (March 2026)",
+                                  "8 May 2026 (two days ago):", "- Dana went to the dentist yesterday (8 May 2026) "
+                                  "and it went fine", "9 May 2026 (yesterday):",
+                                  "- Dana painted the fence last week (the week of 27 April 2026)",
+                                  "- Asha is getting married in June (June 2026)"]
+    assert all(ranking.DAY_HEADER.fullmatch(line) for line in block.splitlines() if not line.startswith("- "))
+
+
 def test_block_groups_one_day_under_one_header_and_skips_what_does_not_fit():
     long = cand(1, 0.9, text="word " * 60)
     short = [cand(i, 0.8 - i / 100, text=f"short memory {i}") for i in range(2, 5)]
