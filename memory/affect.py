@@ -42,6 +42,12 @@ _NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
 _PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]
 _CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|to|by|with|when|after)\b\s*", re.I)
 _PRONOUN_ONLY = re.compile(r"^\W*(it|that|this|them|him|her|so|too|really|though)?\W*$", re.I)
+# Words that say nothing of what happened: a cause made of these alone ("It was an", "Hah, yeah!")
+# is no cause
+_EMPTY_WORDS = frozenset("""a an the and or but of to in on at for with it its it's this that so was were is are am be
+been i i'm me my we our you your he she they just really very quite too oh hah haha yeah yes yep wow well""".split())
+# A sentence that only agrees ("Yep, Mel!", "Absolutely!"): no event, so never a feeling's cause
+_AGREEING = re.compile(r"^\W*(yep|yup|yeah|yes|sure|absolutely|totally|definitely|exactly|of course)\b\W*(\w+\W*)?$", re.I)
 _FILLER = re.compile(r"^\W*(good news|bad news|well|so|oh|hey|hi|guess what|honestly|anyway|wow|yay|ugh|"
                      r"can you believe it|you know what|believe it or not|you won't believe it)\b[\W]*", re.I)
 
@@ -54,6 +60,10 @@ class Affect:
     cause: str | None
     stated: bool  # said in words, or only implied
     heard: str = ""  # not in the words at all: how the voice suggested it ("quieter and slower than usual")
+
+
+def _says_something(text: str) -> bool:
+    return any(w not in _EMPTY_WORDS for w in re.findall(r"[a-z']+", text.lower()))
 
 
 def valence_of(label: str | None) -> float:
@@ -96,7 +106,7 @@ def main_event(text: str) -> str:
     that only state a feeling skipped."""
     for sentence in informative(text):
         sentence = _FILLER.sub("", sentence).strip()
-        if not sentence:
+        if not sentence or _AGREEING.match(sentence) or not _says_something(sentence):
             continue
         found = find_emotion(sentence)
         if found and not _clause_before(sentence, found[1].start()):
@@ -124,7 +134,7 @@ def _clause_before(sentence: str, pos: int) -> str:
     piece = re.sub(r"^(but|and|so|then)\s+", "", piece, flags=re.I)
     if len(piece.split()) < 3:
         piece = before
-    return piece if len(piece.split()) >= 2 else ""
+    return piece if len(piece.split()) >= 2 and _says_something(piece) else ""
 
 
 def find_cause(text: str, match: re.Match) -> str | None:
@@ -134,9 +144,11 @@ def find_cause(text: str, match: re.Match) -> str | None:
     after = after[:sentence_end.start()] if sentence_end else after
     after = re.sub(r"^(ed|ing|y|ied|ful|s)?\b\s*(of myself|of me|me|too|really|so much)?\s*", "", after, flags=re.I)
     lead = _CAUSE_LEAD.match(after)
-    cause = after[lead.end():] if lead else (after if re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after) else "")
+    loved = match.group(0).lower().startswith("lov")  # what one loves is why: "I love dancing with my friends"
+    cause = after[lead.end():] if lead else (after if loved or re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after)
+                                              else "")
     cause = re.split(r"[,;]\s*(?:but|and)?\s*|\s+but\s+", cause)[0].strip().rstrip(".!?")
-    if cause and not _PRONOUN_ONLY.match(cause) and len(cause.split()) >= 2:
+    if cause and not _PRONOUN_ONLY.match(cause) and len(cause.split()) >= 2 and _says_something(cause):
         return cause
     sentence, pos = _sentence_around(text, match.start())
     before = _clause_before(sentence, pos)

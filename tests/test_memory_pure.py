@@ -101,11 +101,17 @@ def test_absolutise_keeps_text_and_adds_date():
     ("My doctor said I'm low on iron, so I eat fish again. I feel a bit guilty about it.", "guilty", "iron"),
     ("I finally sleep at night, I feel like a new person.", "relieved", "sleep"),
     ("I've joined a choir on Mondays and I love it.", "happy", "choir"),  # noted "feels happy", not "feels loving"
+    ("Hah, yeah! I love dancing with my friends.", "happy", "dancing"),  # was "Hah, yeah"
 ])
 def test_affect_and_cause(text, label, cause_word):
     found = affect.detect_affect(text)
     assert found is not None and found.label == label
     assert cause_word in (found.cause or "").lower(), found
+
+
+def test_a_cause_says_what_happened_or_is_left_unsaid():
+    assert affect.detect_affect("It was an awesome feeling.").cause is None  # was "It was an"
+    assert affect.main_event("Yeah, it was so. Hah, yeah! We moved house.") == "We moved house"
 
 
 def test_negated_and_absent_emotion():
@@ -196,6 +202,7 @@ def test_a_named_thing_comes_before_the_subject_and_days_are_no_names():
     ("Yeah, it's true! Having people who back you makes a huge difference.",  # small talk is no event
      "Having people who back you makes a huge difference"),
     ("Thanks! Is it ready? The shop finally opened.", "The shop finally opened"),
+    ("Yep, Mel! Being ourselves is such a great feeling.", "Being ourselves is such a great feeling"),  # was "Yep, Mel"
 ])
 def test_what_happened_leaves_out_what_only_leads_up_to_it(said, event):
     assert affect.main_event(said) == event
