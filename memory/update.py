@@ -154,14 +154,46 @@ def bound_history(segments: list[str], max_words: int = HISTORY_WORDS) -> str:
     return "; ".join(reversed(kept))
 
 
+# A turn that says something changed: what it is about is no longer as it was ("walking again", "I'm
+# back", "I work at the bakery now", "I quit…", "I started…")
+_CHANGED = re.compile(r"\b(now|again|any ?more|no longer|finally|back|instead|recovered|quit|stopped|left|moved|"
+                      r"started|switched|changed|became|cancel\w*|ended|finished|gave up|sold|lost|turned out)\b", re.I)
+_PASSING = set("""today yesterday tomorrow tonight week weekend month year next last day days time morning night
+going got get still new""".split())
+STANDING_FACTS = 2  # sentences that stand side by side as what is true now; an older one goes to the history
+
+
+def topic_stems(text: str) -> set[str]:
+    """What a sentence is about, by the first four letters of its words: no names (the entity's own,
+    shared by everything said of it), no numbers (dates), stop words or words of passing time."""
+    return {w.lower()[:4] for w in words(text) if w[0].islower() and w.lower() not in _STOP
+            and w.lower() not in _PASSING and len(w) > 2}
+
+
+def changes(standing: str, turn: str) -> bool:
+    """Whether the turn makes a sentence of what was true no longer the present: it says something
+    changed, or it speaks of the same thing ("passed my driving test" after "my driving test is next
+    Thursday"). "Mom called, she has a new puppy" leaves "Mum is visiting next week" standing."""
+    return bool(_CHANGED.search(turn) or topic_stems(standing) & topic_stems(turn))
+
+
 def compose(old: Draft, new: Draft, name: str = "") -> Draft:
-    """The deterministic integrative memory: the old one becomes history, the turn the current situation."""
+    """The deterministic integrative memory: what the turn changes of the old one becomes history,
+    the turn the current situation, beside what it leaves true (the newest STANDING_FACTS - 1
+    sentences of it)."""
+    from text.words import split_sentences
+
+    said = split_sentences(old.current)
+    standing = [s.rstrip(". ") for s in said if not changes(s, new.current)][-(STANDING_FACTS - 1):]
+    gone = " ".join(s for s in said if s.rstrip(". ") not in standing).rstrip(". ")
     segments = [s for s in re.split(r";\s+", old.history) if s] if old.history else []
-    segments.append(f"{old.when}: {old.current}" if old.when and old.when not in old.current else old.current)
-    if old.emotion and old.emotion.lower()[:5] not in old.current.lower():
-        segments[-1] += f", and {name or 'I'} felt {old.emotion}" + (f" because {old.cause}" if old.cause else "")
+    if gone:
+        segments.append(f"{old.when}: {gone}" if old.when and old.when not in gone else gone)
+        if old.emotion and old.emotion.lower()[:5] not in old.current.lower():
+            segments[-1] += f", and {name or 'I'} felt {old.emotion}" + (f" because {old.cause}" if old.cause else "")
     emotion, cause = (new.emotion, new.cause) if new.emotion else (old.emotion, old.cause)
-    return replace(new, history=bound_history(segments), emotion=emotion, cause=cause,
+    current = ". ".join([*standing, new.current.rstrip(". ")])
+    return replace(new, current=current, history=bound_history(segments), emotion=emotion, cause=cause,
                    provenance=tuple(dict.fromkeys(old.provenance + new.provenance)), method="compose")
 
 

@@ -257,11 +257,35 @@ def test_an_integrative_memory_reads_as_plain_sentences():
     assert update.render(d, "Dana") == (
         "Dana is fully recovered and went back to the office. Before that, on 2 March 2026, Dana tested "
         "positive for COVID and is worried about the project deadline. Dana feels relieved because fully recovered.")
-    twice = update.compose(d, Draft("Dana ran a half marathon", "2 May 2026", provenance=(3,)), "Dana")
+    twice = update.compose(d, Draft("Dana is back at the gym again", "2 May 2026", provenance=(3,)), "Dana")
     text = update.render(twice, "Dana")
-    assert text.startswith("Dana ran a half marathon. Before that, on 2 March 2026, Dana tested positive")
+    assert text.startswith("Dana is back at the gym again. Before that, on 2 March 2026, Dana tested positive")
     assert "; on 20 March 2026, Dana is fully recovered" in text and "and Dana felt relieved because" in text
     assert not re.search(r"\b(?:Earlier|Now|Feels)\b|: ", text)  # no labels, no layout
+
+
+def test_a_turn_that_changes_nothing_said_before_stands_beside_it():
+    visit = Draft("Dana's mum Anna is visiting next week (the week of 9 March 2026)", "2 March 2026", provenance=(1,))
+    call = Draft("Mum called today, she has a new puppy", "3 March 2026", provenance=(2,))
+    both = update.compose(visit, call, "Dana")
+    assert update.render(both, "Dana") == ("Dana's mum Anna is visiting next week (the week of 9 March 2026). "
+                                           "Mum called today, she has a new puppy.")
+    named = update.compose(both, Draft("The puppy is called Rex", "4 March 2026"), "Dana")  # of the puppy: it goes
+    assert named.current == "Dana's mum Anna is visiting next week (the week of 9 March 2026). The puppy is called Rex"
+    assert named.history == "3 March 2026: Mum called today, she has a new puppy"
+    back = update.compose(named, Draft("Anna went home again", "12 March 2026"), "Dana")  # a change: all of it goes
+    assert back.current == "Anna went home again" and "visiting" in back.history
+
+
+@pytest.mark.parametrize("standing, turn, changed", [
+    ("Dana's driving test is next Thursday", "Dana passed Dana's driving test", True),  # the same thing
+    ("Max has been limping since Sunday", "Max is running around the garden again", True),  # says it changed
+    ("Dana works at the bakery", "Dana works at the library now", True),
+    ("Anna is visiting next week (the week of 7 December 2026)", "Anna called today (1 December 2026)", False),
+    ("Dana lives in Leeds", "Dana's sister Asha is getting married in June", False),
+])
+def test_what_a_turn_changes_of_what_was_true(standing, turn, changed):
+    assert update.changes(standing, turn) is changed
 
 
 def test_the_notes_of_a_person_without_a_name_stay_in_their_own_words():
@@ -269,9 +293,9 @@ def test_the_notes_of_a_person_without_a_name_stay_in_their_own_words():
     assert facts.fact == "I walked my dog Max and I'm worried about his leg"
     assert noting.note_name("me") == "" and noting.note_name("Dana") == "Dana"
     d = update.compose(Draft("I walked my dog Max", "2 March 2026", emotion="happy", cause="the walk"),
-                       Draft("Max is limping", "3 March 2026", emotion="worried"), "")
-    assert update.render(d, "") == ("Max is limping. Before that, on 2 March 2026, I walked my dog Max, and I felt "
-                                    "happy because the walk. I feel worried.")
+                       Draft("Max is limping again", "3 March 2026", emotion="worried"), "")
+    assert update.render(d, "") == ("Max is limping again. Before that, on 2 March 2026, I walked my dog Max, and I "
+                                    "felt happy because the walk. I feel worried.")
     node, = persona.cross_nodes(affect.detect_affect("I'm worried, Max is limping."), ["Max"], 5)
     assert node.text.startswith("I feel worried about Max")
     turns = [(1, "I love hiking.", None, "hobbies")]
