@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from text.words import split_sentences
+
 from . import lexicon as lx
 
 MAX_WORDS = 90          # an item's whole text
@@ -181,10 +183,9 @@ def compose(old: Draft, new: Draft, name: str = "") -> Draft:
     """The deterministic integrative memory: what the turn changes of the old one becomes history,
     the turn the current situation, beside what it leaves true (the newest STANDING_FACTS - 1
     sentences of it)."""
-    from text.words import split_sentences
-
     said = split_sentences(old.current)
-    standing = [s.rstrip(". ") for s in said if not changes(s, new.current)][-(STANDING_FACTS - 1):]
+    unchanged = [s.rstrip(". ") for s in said if not changes(s, new.current)]
+    standing = unchanged[max(0, len(unchanged) - (STANDING_FACTS - 1)):]
     gone = " ".join(s for s in said if s.rstrip(". ") not in standing).rstrip(". ")
     segments = [s for s in re.split(r";\s+", old.history) if s] if old.history else []
     if gone:
