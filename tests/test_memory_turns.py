@@ -301,3 +301,6 @@ def test_a_mother_named_once_is_known_by_every_word_for_a_mother(setup):
     facts = [(entity, v.text) for _, entity, kind, _, v in store.items_of_person(pm.person_id) if kind == "fact"]
     assert {entity for entity, text in facts if "Mom called" in text} == {people[0].id}
     assert pm.recaller.match("How is my mother doing?").get(people[0].id) == 1.0
+    # the call changes nothing of the visit: both stand, and the visit is there to be asked about
+    block, _ = pm.recall("When is my mum visiting?")
+    assert "visiting next week" in block and "new puppy" in block, block
