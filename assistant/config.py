@@ -52,7 +52,7 @@ class Config:
     # the end-of-turn model (Smart Turn, models/turn_end.py) hears whether a turn is finished: then
     # this short silence ends it, and one that sounds unfinished waits the long one
     turn_end_model: bool = True
-    end_silence_finished_ms: int = 200
+    end_silence_finished_ms: int = 150
     end_silence_unfinished_ms: int = 1100
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5

@@ -54,6 +54,24 @@ def test_a_turn_that_sounds_finished_ends_short_once_its_whole_transcript_ends_a
     assert end_silence_heard(transcript, finished, 500, 200, 1300, whole=True) == expected
 
 
+def test_a_turn_that_sounds_finished_beyond_doubt_ends_short_without_waiting_for_its_transcript():
+    assert end_silence_heard("", 0.97, 500, 150, 1300) == EndSilence(150, "sure")
+    assert end_silence_heard("You who were always accusing", 0.97, 500, 150, 1300, whole=True) == \
+        EndSilence(150, "sure")
+    assert end_silence_heard("", 0.9, 500, 150, 1300) == EndSilence(500, "pending")  # sure only from SURE
+    assert end_silence_heard("I went to the shop and", 0.99, 500, 150, 1300) == EndSilence(1300, "hanging")
+
+
+def test_a_model_in_doubt_is_outweighed_by_a_transcript_that_ends_a_sentence():
+    assert end_silence_heard("I went to the shop.", 0.4, 500, 150, 1300, whole=True) == EndSilence(500, "doubtful")
+    assert end_silence_heard("I went to the shop", 0.4, 500, 150, 1300, whole=True) == \
+        EndSilence(1300, "unfinished")  # no mark: the doubt stands
+    assert end_silence_heard("I went to the shop.", 0.4, 500, 150, 1300) == \
+        EndSilence(1300, "unfinished")  # a partial's mark is not the whole transcript's
+    assert end_silence_heard("I went to the shop.", 0.1, 500, 150, 1300, whole=True) == \
+        EndSilence(1300, "unfinished")  # heard as unfinished, not in doubt
+
+
 def test_a_long_base_silence_is_never_cut_short_by_an_unfinished_sound():
     # end_silence_ms 1500: a trailing "and" waits 2.4 s by the words, and so with the model
     assert end_silence_heard("the middle classes, and we", 0.1, 1500, 200, 1300).ms == 2400

@@ -292,4 +292,6 @@ def test_the_timings_say_why_each_turn_ended_where_it_did():
     assert ended == ["finished .91", "question", "question"]
     unfinished = fold([ev.SpeechEnd(1, 1.0), ev.Endpoint(1, 2.2, silence_ms=1100, why="unfinished", finished=0.08)])
     assert render.ended_by(unfinished.turns[0]) == "unfinished .08"
+    sure = fold([ev.SpeechEnd(1, 1.0), ev.Endpoint(1, 1.2, silence_ms=150, why="sure", finished=0.98)])
+    assert render.ended_by(sure.turns[0]) == "sure .98"
     assert render.ended_by(fold(answered_turn()).turns[0]) == "-"  # an endpoint that says nothing of why

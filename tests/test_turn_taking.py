@@ -112,7 +112,7 @@ def _replayed_with_a_pause(clip, after_word: str, engines, config, tmp_path):
 def said_why(endpoint, config) -> None:
     """The endpoint event says what ended the turn, as the decision (end_silence.py) made it: the
     end-of-turn model heard the pause, and the silence waited is the one its reason gives."""
-    from assistant.pipeline.end_silence import FINISHED
+    from assistant.pipeline.end_silence import FINISHED, SURE, UNSURE
 
     assert endpoint.finished is not None and 0.0 <= endpoint.finished <= 1.0, endpoint
     waits = {"finished": lambda: endpoint.finished >= FINISHED and endpoint.silence_ms == config.end_silence_finished_ms,
@@ -121,6 +121,9 @@ def said_why(endpoint, config) -> None:
              "unended": lambda: (endpoint.finished >= FINISHED
                                  and endpoint.silence_ms >= config.end_silence_unfinished_ms),
              "pending": lambda: endpoint.finished >= FINISHED and endpoint.silence_ms == config.end_silence_ms,
+             "sure": lambda: endpoint.finished >= SURE and endpoint.silence_ms == config.end_silence_finished_ms,
+             "doubtful": lambda: (UNSURE <= endpoint.finished < FINISHED
+                                  and endpoint.silence_ms == config.end_silence_ms),
              "question": lambda: endpoint.silence_ms == config.end_silence_finished_ms,
              "hanging": lambda: endpoint.silence_ms >= config.end_silence_unfinished_ms}
     assert endpoint.why in waits and waits[endpoint.why](), endpoint

@@ -41,6 +41,18 @@ def test_a_thought_left_hanging():
     assert not ends_hanging("")
 
 
+@pytest.mark.parametrize("text", ["made still more respectable than he was.", "I called her.", "Come in.",
+                                  "I'd love to!", "Is that so?"])
+def test_a_word_that_may_end_a_sentence_ends_it_before_its_full_stop(text):
+    assert not ends_hanging(text)
+
+
+@pytest.mark.parametrize("text", ["He said that the.", "Me and my sister and.", "I'd love to...", "I'd love to",
+                                  "Then I went to her"])
+def test_a_full_stop_after_a_cut_leaves_the_thought_hanging(text):
+    assert ends_hanging(text)
+
+
 def test_counts_in_words_and_digits():
     assert [count_of(w) for w in ("3", "three", "a", "couple of", "Twelve")] == [3, 3, 1, 2, 12]
     assert count_phrase(1, "day") == "one day"

@@ -24,6 +24,13 @@ HANGING_WORDS = frozenset({
 # Those, and words that a sentence may end on ("I like this") but that lean on what follows when
 # more does: a spoken reply is not cut after any of them ("some | of the", "read me the | book").
 LEANING_WORDS = HANGING_WORDS | {"this", "these", "those", "some", "any", "no", "not", "more", "most", "be"}
+# Those of them that a sentence may end on ("than he was.", "I called her.", "Come in.", "I'd love
+# to."): followed by a full stop, they end it. Articles, subject pronouns and conjunctions never do,
+# whatever mark Whisper put after a cut ("He said that the.").
+SENTENCE_FINAL = frozenset({
+    "so", "then", "when", "that", "which", "who", "her", "his", "its", "to", "with", "for", "from", "in", "on",
+    "at", "like", "is", "are", "was", "were",
+})
 
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
@@ -85,8 +92,11 @@ def last_word(text: str) -> str:
 
 
 def ends_hanging(text: str) -> bool:
-    """The words stop on one that leaves the thought unfinished ("and then I...")."""
-    return last_word(text) in HANGING_WORDS
+    """The words stop on one that leaves the thought unfinished ("and then I..."), not on one that
+    ends the sentence it closes ("than he was.")."""
+    word = last_word(text)
+    trailing_off = text.rstrip().endswith(("...", "…"))
+    return word in HANGING_WORDS and not (word in SENTENCE_FINAL and ends_sentence(text) and not trailing_off)
 
 
 def count_of(word: str) -> int:

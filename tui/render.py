@@ -92,12 +92,14 @@ def ended_by(turn: TurnView) -> str:
     """Why the turn ended where it did: "finished .91" (the end-of-turn model heard it finished, with
     its probability), "unfinished .20" (it did not, and the long silence passed), "unended .91" (it
     sounded finished, but its words end no sentence), "pending .91" (it sounded finished, and the
-    base silence passed before its transcript came), "question", "hanging" (how the words ended),
+    base silence passed before its transcript came), "sure .98" (it sounded finished beyond doubt:
+    no transcript waited for), "doubtful .40" (the model was unsure, and the transcript ended a
+    sentence: the base silence passed), "question", "hanging" (how the words ended),
     "words", "fixed", "too long"."""
     endpoint = first_of(turn.events, ev.Endpoint)
     if endpoint is None or not endpoint.why:
         return "-"
-    if endpoint.why in ("finished", "unfinished", "unended", "pending") and endpoint.finished is not None:
+    if endpoint.why in ("finished", "unfinished", "unended", "pending", "sure", "doubtful") and endpoint.finished is not None:
         return f"{endpoint.why} {endpoint.finished:.2f}".replace(" 0.", " .")
     return endpoint.why
 

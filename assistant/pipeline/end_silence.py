@@ -8,6 +8,12 @@ from dataclasses import dataclass
 from text.words import ends_hanging, ends_sentence
 
 FINISHED = 0.5  # the end-of-turn model's probability from which a turn sounds finished
+# From this probability the model is sure: the turn ends on the short silence without waiting for
+# its whole transcript (on the shared clips no cut mid-sentence sounded above 0.93).
+SURE = 0.95
+# Below FINISHED but from this, the model is unsure: a whole transcript that ends a sentence then
+# waits the base silence, as the words alone would, not the long one.
+UNSURE = 0.25
 # Whisper often leaves a short answer without its mark ("Seven of clubs", "No thanks"): a whole
 # transcript ends no sentence only from this many words.
 SENTENCE_WORDS = 5
@@ -19,7 +25,8 @@ class EndSilence:
     "unfinished" (how the end-of-turn model heard it), "finished" (so it sounded, and its whole
     transcript ends a sentence), "unended" (it sounded finished, but its transcript ends no
     sentence), "pending" (it sounded finished; its whole transcript is still to come), "words"
-    (no model, and no cue in the words)."""
+    (no model, and no cue in the words), "sure" (it sounded finished beyond doubt), "doubtful" (the
+    model was unsure, and the whole transcript ends a sentence)."""
 
     ms: int
     why: str
@@ -66,7 +73,9 @@ def end_silence_heard(partial: str, finished: float | None, base_ms: int, finish
     ends a sentence: Whisper ends a finished sentence with its mark (nine in ten of the shared
     speakers' recordings) and leaves half of those cut mid-sentence without one, where the model
     hears a third of them as finished ("You who were always accusing"). Until the transcript comes,
-    the base silence ("pending"); five words or more that end no sentence, the long one ("unended")."""
+    the base silence ("pending"); five words or more that end no sentence, the long one ("unended").
+    A model sure of the end needs no transcript; one unsure of it (read speech ends flat) is
+    outweighed by a transcript that ends a sentence, which then waits the base silence."""
     cue = words_cue(partial)
     by_words = _by_cue(cue, base_ms)
     if finished is None:
@@ -75,7 +84,11 @@ def end_silence_heard(partial: str, finished: float | None, base_ms: int, finish
         return EndSilence(max(unfinished_ms, by_words), cue)  # never shorter than the words alone would wait
     if cue == "question":
         return EndSilence(finished_ms, cue)
+    if finished >= SURE:
+        return EndSilence(finished_ms, "sure")
     if finished < FINISHED:
+        if whole and finished >= UNSURE and ends_sentence(partial):
+            return EndSilence(by_words, "doubtful")
         return EndSilence(max(unfinished_ms, by_words), "unfinished")
     if not whole:
         return EndSilence(max(finished_ms, by_words), "pending")
