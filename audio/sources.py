@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 import numpy as np
 
@@ -53,6 +53,16 @@ def framer(chunks: Iterator[np.ndarray]) -> Iterator[Frame]:
         frame[: len(pending)] = pending
         index += 1
         yield Frame(frame, index - 1, index * FRAME_SAMPLES / SAMPLE_RATE)
+
+
+def on_first_frame(frames: Iterator[Frame], act: Callable[[], None]) -> Iterator[Frame]:
+    """The frames, with `act()` done as the first one comes. A microphone's stream opens when it is
+    first read, so "listening" is only true then: said before, the models the loop waits for
+    loading, a person who began at once lost their first second."""
+    for n, frame in enumerate(frames):
+        if n == 0:
+            act()
+        yield frame
 
 
 def open_audio_file(path: Path):

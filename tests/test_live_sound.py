@@ -218,6 +218,10 @@ class HearthProcess:
         return self.proc.returncode
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z']+", text.lower())
+
+
 def _ctrl_c_as_in_a_terminal() -> None:
     """In Hearth's process before it starts: Ctrl-C stops it, as in a terminal, however the suite was
     started. A suite run in the background by a shell without job control ignores SIGINT, Hearth
@@ -355,8 +359,7 @@ def _converse(hearth: HearthProcess, voice: PersonVoice, speaker: SpeakerLevel, 
     """The person asks each question when the last is answered, and (with `barge`) talks over the
     answer to the last once it is audible; (with `unplug`) the microphone is lost before the last
     question, and the question waits until Hearth has it back. What went wrong, or None."""
-    hearth.wait_listening(timeout=180)
-    time.sleep(1.0)
+    hearth.wait_listening(timeout=180)  # and the person begins at once, as one does when told to speak
     for n, question in enumerate(questions):
         if unplug is not None and n == len(questions) - 1:
             if _unplug_microphone(unplug) != 1:
@@ -456,6 +459,11 @@ def test_live_questions_are_heard_and_answered_aloud_once_each_never_from_its_ow
                                                       barge_in=False, unplug=True)
     report += "\nall of stderr:\n" + "\n".join(stderr)
     by_turn, starts, acted = _check_turns(events, said, None, report)
+    # Hearth said it was listening, and was: the first words said at once are heard (the microphone
+    # once opened a second after that line, and "Hi Hearth, I'm Dana" was heard "I'm Dana")
+    first = next(t for t in sorted(acted) if said[0].covers(starts[t]))
+    heard_first = next(e["text"] for e in by_turn[first] if e["event"] == "asr_done")
+    assert _words(heard_first)[:2] == _words(said[0].reference)[:2], f"heard {heard_first!r}\n{report}"
     status = [line.split("(")[0].strip() for line in stderr if line.startswith("status:")]
     assert status == ["status: input device 'pulse' lost", "status: input device 'pulse' back"], report
     # every line on the terminal is Hearth's own, marked as what it is: no library's noise

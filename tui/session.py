@@ -7,6 +7,7 @@ gate (mute, push-to-talk, stop) and the level meter before the loop sees them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import tempfile
 import threading
@@ -17,7 +18,7 @@ from assistant import events as ev
 from assistant.clock import MonotonicClock
 from assistant.config import Config
 from audio import FRAME_SECONDS
-from audio.sources import FileSource, Frame
+from audio.sources import FileSource, Frame, on_first_frame
 
 from .gate import FrameGate, LevelMeter
 from .state import EngineProgress, InputStatus, SessionEnded, SessionStarted
@@ -140,10 +141,8 @@ class Session:
                 bus.subscribe(post)
                 if self.make_memory is not None:
                     self.routing, self.store = self.make_memory(self.engines)
-                if live:
-                    post(SessionStarted(self.input_name, (), note))
-                    threading.Thread(target=self._started_with_models, args=(post, note), name="models-named",
-                                     daemon=True).start()
+                if live:  # listening once the microphone gives its first frame, not before
+                    frames = on_first_frame(frames, functools.partial(self._listening, post, note))
                 else:
                     post(SessionStarted(self.input_name, tuple(self.engines.describe().items()), note))
                 from assistant.pipeline.loop import TurnLoop
@@ -172,6 +171,11 @@ class Session:
         self.error = error
         if self._mic is not None:
             self._mic.stop()  # (the session thread, which reads it, releases it)
+
+    def _listening(self, post: Post, note: str) -> None:
+        post(SessionStarted(self.input_name, (), note))
+        threading.Thread(target=self._started_with_models, args=(post, note), name="models-named",
+                         daemon=True).start()
 
     def _started_with_models(self, post: Post, note: str) -> None:
         try:

@@ -9,7 +9,7 @@ import signal
 import sys
 import time
 
-from audio.sources import AudioInputError
+from audio.sources import AudioInputError, on_first_frame
 from memory import MemoryStoreError
 from models import ModelError
 
@@ -254,10 +254,10 @@ def run_live(args, config) -> int:
         bus.subscribe(_print_live)
         if event_log is not None:
             bus.subscribe(event_log)
-        print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop", file=sys.stderr, flush=True)
         loop = TurnLoop(engines, speaker, bus, MonotonicClock(), config, routing=routing,
                         keep_records=LIVE_RECORDS)
-        loop.run(mic.frames())
+        loop.run(on_first_frame(mic.frames(), lambda: print(f"listening on {mic.name!r}; speak, or Ctrl-C to stop",
+                                                            file=sys.stderr, flush=True)))
     finally:
         mic.close()
         if speaker is not None:
