@@ -463,3 +463,22 @@ def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():
     known = "- My grand had passed away on Tuesday."  # (Whisper's hearing of "my grandad")
     assert rc.denies_what_is_known("I don't know, you haven't told me.", "What happened to my granddad?", known)
     assert not rc.denies_what_is_known("I don't know, you haven't told me.", "What is my cat called?", known)
+
+
+def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():
+    # "What is my name?" answered in the asker's words
+    assert rp.claims_their_name("My name is Dana.", {"Dana"}) == ["My name is Dana"]
+    assert rp.claims_their_name("Of course! I'm Dana.", {"Dana"}) == ["I'm Dana"]
+    assert not rp.claims_their_name("Hi Dana, I'm Hearth.", {"Dana"})
+    assert not rp.claims_their_name("My name is Dana.", {"me"})  # no name known: nothing to confuse
+    assert rp.perspective_errors("My name is Dana.", "Dana", set()) == ["My name is Dana"]
+    assert rt.repaired("My name is Dana.", "Dana", ["What is my name?"]) == "Your name is Dana."
+    assert rt.repaired("Of course, I am Dana!", "Dana", ["Who am I?"]) == "Of course, you are Dana!"
+    assert rt.repaired("Hi Dana! I'm Hearth.", "Dana", ["Hi, I'm Dana."]) == "Hi Dana! I'm Hearth."
+
+
+def test_a_person_known_by_no_name_is_called_by_the_one_they_gave():
+    notes = "- I'm Dana. I just got back from a walk with my dog Max."
+    assert rt.repaired("My name is Dana.", "me", ["What is my name?"], notes) == "Your name is Dana."
+    assert rt.repaired("Dana's dog is Max.", "", ["What is my dog called?"], notes) == "Your dog is Max."
+    assert rt.repaired("Dana's dog is Max.", "", ["What is my dog called?"]) == "Dana's dog is Max."  # no name given

@@ -204,8 +204,19 @@ def their_name_for_another(reply: str, person: str) -> list[str]:
     return [m.group(0) for m in re.finditer(given, reply, re.I)]
 
 
+# Hearth giving a name as its own: "My name is Dana", "I'm Dana", "I am called Dana".
+_MY_NAME = r"\b(?:[Mm]y\s+name\s+is|I['’]m|I\s+am(?:\s+called)?)\s+"
+
+
+def claims_their_name(reply: str, names: set[str]) -> list[str]:
+    """The person's own name taken as Hearth's: "My name is Dana." to Dana, who asked "What is my
+    name?" (a small model answers the question in the asker's words)."""
+    known = [n for n in names if n and n.lower() not in PLACEHOLDER_NAMES | {UNNAMED}]
+    return [m.group(0) for name in known for m in re.finditer(rf"{_MY_NAME}{re.escape(name)}\b", reply)]
+
+
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
     """Every slip of perspective: about the person by name, their things as Hearth's, what they did
-    told as Hearth's own doing, or their own name given to one of theirs."""
+    told as Hearth's own doing, their own name given to one of theirs, or taken as Hearth's."""
     return (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, list(said))
-            + their_name_for_another(reply, person))
+            + their_name_for_another(reply, person) + claims_their_name(reply, {person}))

@@ -10,7 +10,8 @@ import re
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import word_set
 
-from assistant.reply.perspective import GREETING, MY_THING, names_of, speaks_as_them, their_things
+from assistant.reply.perspective import (GREETING, MY_THING, claims_their_name, names_of, own_names, speaks_as_them,
+                                         their_things)
 
 # A name's verb after it, turned to "you": the common irregular ones, else the -s dropped.
 _YOU_VERB = {"is": "are", "was": "were", "has": "have", "does": "do", "doesn't": "don't", "isn't": "aren't",
@@ -92,13 +93,32 @@ def _name_to(text: str, person: str, subject_word: str, possessive_word: str, ve
 def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> str:
     """A sentence of a reply with its slips of perspective turned to "you": the person by name,
     their things as Hearth's ("my dog"), and what they did said as Hearth's own ("I live in
-    Bristol"). `said`: what the person said this session; `notes`: the memory notes of the prompt."""
+    Bristol"), or their name as Hearth's ("My name is Dana"). `said`: what the person said this
+    session; `notes`: the memory notes of the prompt. A person known by no name is called by the one
+    they gave ("I'm Dana", said or noted)."""
+    names = own_names(person, said, notes)
+    person = person if person and person.lower() not in PLACEHOLDER_NAMES else min(names, default=person)
     things = their_things([*said, notes], person)
-    out = second_person(sentence, person, things)
+    out = your_name(second_person(sentence, person, things), names)
     # the notes as the person would say them ("Dana went" → "I went"): what they did, in their voice
     if speaks_as_them(out, said + [first_person(notes, person) if person else notes]):
         out = their_words_as_yours(out)
     return out
+
+
+_YOUR_NAME = {"my name is": "your name is", "i'm": "you're", "i am": "you are", "i am called": "you are called"}
+
+
+def your_name(sentence: str, names: set[str]) -> str:
+    """The person's name said as theirs where the sentence gave it as Hearth's: "My name is Dana." →
+    "Your name is Dana."."""
+    for claim in claims_their_name(sentence, names):
+        said, name = claim[:claim.rindex(" ")], claim[claim.rindex(" ") + 1:]
+        turned = _YOUR_NAME[" ".join(said.lower().replace("’", "'").split())]
+        at = sentence.index(claim)
+        sentence = sentence[:at] + (turned.capitalize() if _at_start(sentence, at) else turned) + " " + name \
+            + sentence[at + len(claim):]
+    return sentence
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i'm|i am|i was|i've|i'd|i'll|i|my|me|mine|myself|we're|we are|we were|we've|we'd|"
