@@ -129,6 +129,11 @@ def test_a_reply_copying_the_notes_layout_is_said_without_it():
     assert spoken_form("You painted it last year (2025).") == "You painted it last year."
     assert spoken_form("You flew last week (the week of 3 May 2026).") == "You flew last week."
     assert spoken_form("That was in (most of) March.") == "That was in (most of) March."
+    # a header's date and age, copied without the colon: the age alone (seen replying to read speech)
+    assert spoken_form("You told me on 1 December 2026 (five days ago) that you moved.") == \
+        "You told me five days ago that you moved."
+    assert spoken_form("You are telling me about the 6 December 2026 (today) events.") == \
+        "You are telling me about today events."
 
 
 def test_a_list_is_said_without_its_numbers():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterable
 
-from memory.dates import DAY_MONTH_RE, WRITTEN_ANY_RE
+from memory.dates import DAY_MONTH_RE, WRITTEN_ANY_RE, WRITTEN_DATE_RE
 from memory.ranking import DAY_HEADER
 from text.words import LEANING_WORDS, sentence_ends
 
@@ -33,6 +33,10 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
 # The date the notes put after a day they name ("since Sunday (1 March 2026)"), copied into a reply:
 # read aloud it is "since Sunday one March twenty twenty-six", and the words before it say when.
 _NOTE_DATE = re.compile(rf"\s*\((?:{WRITTEN_ANY_RE}|{DAY_MONTH_RE})\)", re.I)
+# A day header's date and age copied without its colon ("about the 6 December 2026 (today) events",
+# "on 1 December 2026 (five days ago)"): said as the age alone, as a person says it.
+_HEADER_DAY = re.compile(rf"\b(?:on |the )?{WRITTEN_DATE_RE} \(((?:today|yesterday|tomorrow|last week|next week|"
+                         rf"[a-z]+ (?:days|weeks|months) ago|in [a-z]+ (?:days|weeks|months)))\)", re.I)
 # "That sounds like a bit scary": the small model's slip between "sounds a bit scary" and "sounds
 # like a bit of a worry" (heard in every demo). "like a bit of…" is left as it is.
 _LIKE_A_BIT = re.compile(r"\b(sounds?|sounded|seems?|seemed|looks?|looked|feels?|felt)\s+like\s+(?=a\s+bit\s+(?!of\b)[a-z])",
@@ -41,9 +45,10 @@ _LIKE_A_BIT = re.compile(r"\b(sounds?|sounded|seems?|seemed|looks?|looked|feels?
 
 def spoken_form(piece: str) -> str:
     """A reply's piece as it is said: without notes headers, a bullet copied from the prompt, or a
-    list's number ("1. Rest the knee" is said "Rest the knee"), or the date a note put in brackets;
+    list's number ("1. Rest the knee" is said "Rest the knee"), or the date a note put in brackets,
+    or a header's date before its age ("on 1 December 2026 (five days ago)" said "five days ago");
     and "sounds like a bit scary" said "sounds a bit scary"."""
-    said = _NOTE_DATE.sub("", _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip())).strip()
+    said = _NOTE_DATE.sub("", _HEADER_DAY.sub(r"\1", _BULLET.sub("", _NOTES_HEADER.sub("", piece).strip()))).strip()
     return _LIKE_A_BIT.sub(r"\1 ", said)
 
 
