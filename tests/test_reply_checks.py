@@ -217,6 +217,14 @@ def test_a_number_nobody_said_is_made_up():
     assert not rc.invents_numbers("Your dog is Max.", "What is my dog called?")
 
 
+def test_a_name_nobody_said_is_made_up():
+    # heard live: "What is my daughter called?" heard as "What is my dog called?", with no dog told of
+    assert rc.invents_names("Your dog is called Max.", "What is my dog called?")
+    assert not rc.invents_names("Your dog is called Max.", "What is my dog called? - My dog Max limps.")
+    assert rc.invents_names("Your birthday is in March.", "When is my birthday?")
+    assert not rc.invents_names("You told me, Hearth, nothing of it.", "What did I say?")  # Hearth's own name
+
+
 def test_what_the_notes_say_they_did_is_turned_to_you():
     notes = "- Dana went to the market on Monday."
     assert rt.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \

@@ -339,6 +339,11 @@ def test_a_question_about_them_answered_only_with_made_up_numbers_is_told_it_was
     assert _voiced_when_every_try_fails(run, "How old is my dog?", "Max is 10 years old.") == [NOT_TOLD_REPLY]
 
 
+def test_a_question_about_them_answered_only_with_a_made_up_name_is_told_it_was_not_said(run):
+    # heard live: no dog ever told of, and every try names one
+    assert _voiced_when_every_try_fails(run, "What is my dog called?", "Your dog is called Max.") == [NOT_TOLD_REPLY]
+
+
 @pytest.mark.parametrize("told, said", [("It's raining again here.", ACKNOWLEDGED_REPLY),
                                         ("I got the flat and I'm so happy about it.", GLAD_REPLY),
                                         ("The flat fell through and I'm gutted.", SORRY_REPLY)])

@@ -171,6 +171,18 @@ def invents_numbers(sentence: str, conversation: str) -> bool:
     return bool(_numbers(sentence) - _numbers(conversation))
 
 
+# A capitalised word past a sentence's first: a name, a day, a month, a place.
+_NAMED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+
+
+def invents_names(sentence: str, conversation: str) -> bool:
+    """Whether a sentence names someone or something nothing in the conversation or the notes names
+    ("What is my dog called?" → "Your dog is called Max." with no dog ever named, heard live): made
+    up, where a question about the person can only be answered from what they said."""
+    known = word_set(conversation) | {name.lower() for name in ASSISTANT_NAMES}
+    return any(m.group().lower() not in known for m in _NAMED.finditer(sentence))
+
+
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
     notes) that nothing in this conversation has said: the model answering from the examples' notes
