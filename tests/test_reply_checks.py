@@ -465,6 +465,10 @@ def test_a_reply_that_greets_hearth_itself_is_begun_again():
     assert rc.greets_itself("Hello Hearth.")
     assert not rc.greets_itself("Hi Sam!") and not rc.bad_start("Hi Sam!", hello)
     assert not rc.greets_itself("I'm Hearth, nice to meet you.")
+    # Hearth's name as Whisper heard it, greeted back
+    assert rc.bad_start("Hi Harris! You're welcome.", "Hi, Harris, I'm Sam.")
+    assert not rc.bad_start("Hi Sam! Nice to meet you.", "Hi, Harris, I'm Sam.")
+    assert not rc.greets_itself("Hi Sam!", "Hi Sam, it's me.")  # no name given for themselves: theirs, maybe
 
 
 def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():

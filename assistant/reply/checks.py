@@ -15,6 +15,7 @@ import re
 from typing import Callable
 
 from memory.affect import detect_affect
+from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
 from assistant.reply.general_checks import has_layout, is_refusal
@@ -198,11 +199,17 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
 _GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
 
 
-def greets_itself(start: str) -> bool:
+def greets_itself(start: str, heard: str = "") -> bool:
     """The person's greeting said back to Hearth by its own name ("Hi, hearth!" to "Hi, Hearth, I'm
-    Sam.", heard live): it greets the person, not itself."""
+    Sam.", heard live), or by the name they greeted it with as Whisper heard that ("Hi Harris!" to
+    "Hi, Harris, I'm Sam.", heard live): it greets the person, not itself."""
     greeted = _GREETS.match(start)
-    return bool(greeted) and greeted.group(1).lower() in ASSISTANT_NAMES
+    if not greeted:
+        return False
+    name = greeted.group(1).lower()
+    addressed = _GREETS.match(heard)
+    own = enrolment_intent(heard)
+    return name in ASSISTANT_NAMES or bool(addressed and own and addressed.group(1).lower() == name != own.lower())
 
 
 def unearned_openings(heard: str) -> tuple[str, ...]:
@@ -263,7 +270,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     told, with neither sympathy nor anything of what they told or with advice before any sympathy,
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
     greeting Hearth itself."""
-    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start) \
+    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start, heard) \
             or says_back(start, heard) \
             or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
         return True
