@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memory.affect import Affect
 from assistant.reply import checks as rc
 from assistant.reply import general_checks as gc
 from assistant.reply import perspective as rp
@@ -70,8 +71,12 @@ def test_empty_and_fallback():
     assert gc.is_empty("  ... ")
     assert gc.is_empty(gc.FALLBACK_REPLY) and gc.is_empty(gc.ACKNOWLEDGED_REPLY)
     assert gc.is_empty(gc.GLAD_REPLY) and gc.is_empty(gc.SORRY_REPLY)  # fixed lines all the same
-    assert [gc.acknowledgement(v) for v in (0.8, -0.6, 0.0, None)] == \
-        [gc.GLAD_REPLY, gc.SORRY_REPLY, gc.ACKNOWLEDGED_REPLY, gc.ACKNOWLEDGED_REPLY]
+    felt = [Affect(label, valence, 0.5, None, True) for label, valence in
+            (("happy", 0.8), ("sad", -0.7), ("nervous", -0.5), ("frustrated", -0.6), ("tired", -0.4), ("calm", 0.0))]
+    assert [gc.acknowledgement(f) for f in [*felt, None]] == \
+        [gc.GLAD_REPLY, gc.SORRY_REPLY, gc.WORRYING_REPLY, gc.FRUSTRATING_REPLY, gc.TIRING_REPLY,
+         gc.ACKNOWLEDGED_REPLY, gc.ACKNOWLEDGED_REPLY]
+    assert all(gc.is_empty(line) for line in gc.FIXED_REPLIES)
     assert not gc.is_empty("Pepper.")
 
 

@@ -14,7 +14,8 @@ from assistant.clock import MonotonicClock
 from assistant.engines import Engines
 from assistant.pipeline.jobs import CarriedUtterance
 from assistant.pipeline.lifecycle import JobState
-from assistant.reply.general_checks import ACKNOWLEDGED_REPLY, GLAD_REPLY, NOT_TOLD_REPLY, SORRY_REPLY
+from assistant.reply.general_checks import (ACKNOWLEDGED_REPLY, FRUSTRATING_REPLY, GLAD_REPLY, NOT_TOLD_REPLY,
+                                            SORRY_REPLY)
 from assistant.reply.prompt import History
 from assistant.pipeline.responder import Responder
 from assistant.memory_access.routing import OneMemory
@@ -58,7 +59,7 @@ def run(test_config):
 
 
 def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
-    r = run("What is my dog called?")
+    r = run("What do you know about my dog Biscuit?")
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=True)
     assert r.chat.finished.wait(5)  # the reply was made in the silence, and waits there
@@ -70,12 +71,12 @@ def test_a_speculative_reply_is_held_until_the_endpoint_releases_it(run):
     kinds = [type(e) for e in r.events]
     assert kinds[0] is ev.AsrDone and ev.FirstAudio in kinds and kinds[-1] is ev.ReplyDone
     assert r.seen(ev.ReplyDone)[0].text == REPLY and not r.seen(ev.ReplyDone)[0].interrupted
-    assert r.history.turns == [("What is my dog called?", REPLY)]
+    assert r.history.turns == [("What do you know about my dog Biscuit?", REPLY)]
 
 
 def playing_after_five_underruns(run) -> Run:
     """A reply playing, its sink having run dry 5 times before it began (not the reply's own)."""
-    r = run("What is my dog called?")
+    r = run("What do you know about my dog Biscuit?")
     r.sink.underruns = 5
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
@@ -108,7 +109,7 @@ def test_a_released_reply_is_heard_whole_before_it_is_done_however_slow_the_sink
     # barge-in able to stop it (a full-suite run of test_streaming's talk-over).
     import threading
 
-    r = run("What is my dog called?", sink=SlowStartSink())
+    r = run("What do you know about my dog Biscuit?", sink=SlowStartSink())
     r.chat.open()
     job = r.responder.start(1, 1, UTTERANCE, speculative=True)
     assert r.chat.finished.wait(5)
@@ -140,7 +141,7 @@ def test_a_speculative_reply_is_dropped_without_a_trace_when_the_person_resumes(
 
 
 def test_speaking_over_a_playing_reply_stops_it_and_keeps_what_was_heard(run):
-    r = run("What is my dog called?")
+    r = run("What do you know about my dog Biscuit?")
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())  # all of it voiced, playing
@@ -149,11 +150,11 @@ def test_speaking_over_a_playing_reply_stops_it_and_keeps_what_was_heard(run):
     assert heard == pytest.approx(0.1 * len(REPLY.split()))
     done = r.seen(ev.ReplyDone)
     assert len(done) == 1 and done[0].interrupted and done[0].text == REPLY
-    assert r.history.turns == [("What is my dog called?", REPLY)]
+    assert r.history.turns == [("What do you know about my dog Biscuit?", REPLY)]
 
 
 def test_the_person_going_on_before_the_reply_played_carries_their_words_into_the_next_turn(run):
-    r = run("My dog is called", "What is my dog called?")
+    r = run("My dog is called", "What do you know about my dog Biscuit?")
     first = np.full(8_000, 0.02, dtype=np.float32)
     r.responder.start(1, 1, first, speculative=False)
     r.until(lambda: r.chat.waiting.is_set())  # released, generating, nothing played yet
@@ -169,11 +170,11 @@ def test_the_person_going_on_before_the_reply_played_carries_their_words_into_th
     assert len(answered) == len(first) + len(CarriedUtterance.GAP) + len(UTTERANCE)
     assert np.array_equal(answered[: len(first)], first)
     assert list(r.sink.played) == [2]  # nothing of the first reply was played
-    assert r.history.turns == [("What is my dog called?", REPLY)]
+    assert r.history.turns == [("What do you know about my dog Biscuit?", REPLY)]
 
 
 def test_a_carried_utterance_is_answered_in_the_next_reply_and_only_in_it(run):
-    r = run("My dog is called", "What is my dog called?", "Thank you.")
+    r = run("My dog is called", "What do you know about my dog Biscuit?", "Thank you.")
     first = np.full(8_000, 0.02, dtype=np.float32)
     r.responder.start(1, 1, first, speculative=False)
     r.until(lambda: r.chat.waiting.is_set())
@@ -204,7 +205,7 @@ def test_a_sound_too_short_to_be_a_turn_after_a_carried_utterance_leaves_it_answ
     from audio.sinks import WavSink
     from audio.sources import Frame
 
-    chat, asr = GatedChat(REPLY), ScriptedAsr("What is my dog called?")
+    chat, asr = GatedChat(REPLY), ScriptedAsr("What do you know about my dog Biscuit?")
     engines = Engines(vad=LoudnessVad(), asr=asr, llm=chat, tts=ToneTts())
     config = replace(test_config, echo_guard="headphones")
     options = LoopOptions(partials=False, anticipate=False, prefill=False, adaptive_endpoint=False)
@@ -228,7 +229,7 @@ def test_a_sound_too_short_to_be_a_turn_after_a_carried_utterance_leaves_it_answ
     skipped = [(e.turn_id, e.reason) for r in records for e in r.events if isinstance(e, ev.TurnSkipped)]
     assert skipped == [(1, "continued in the next turn"), (2, "too short")], skipped
     answered = [(r.heard, r.reply) for r in records if r.reply]
-    assert answered == [("What is my dog called?", REPLY)], answered
+    assert answered == [("What do you know about my dog Biscuit?", REPLY)], answered
     answered_audio = asr.heard[-1]  # the question, carried, and none of the cough
     assert np.count_nonzero(answered_audio) == round(1.0 / seconds) * FRAME_SAMPLES
     assert not answered_audio[-len(CarriedUtterance.GAP):].any()
@@ -280,7 +281,7 @@ class FailingOnceTts(ToneTts):
 
 
 def test_an_engine_that_fails_skips_that_turn_and_the_next_is_answered(run):
-    r = run("What is my dog called?", tts=FailingOnceTts())
+    r = run("What do you know about my dog Biscuit?", tts=FailingOnceTts())
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     assert r.responder.finished.get(timeout=5) == 1
@@ -289,7 +290,7 @@ def test_an_engine_that_fails_skips_that_turn_and_the_next_is_answered(run):
     r.until(lambda: r.sink.finishing.is_set())
     r.sink.heard_all()
     assert r.responder.finished.get(timeout=5) == 2
-    assert r.history.turns == [("What is my dog called?", REPLY)]
+    assert r.history.turns == [("What do you know about my dog Biscuit?", REPLY)]
 
 
 class PromptedChat(GatedChat):
@@ -305,7 +306,7 @@ class PromptedChat(GatedChat):
 
 
 def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_ended(run):
-    r = run("What is my dog called?", "And my cat?", chat=PromptedChat(REPLY, "Your cat is called Pepper."))
+    r = run("What do you know about my dog Biscuit?", "And my cat Pepper?", chat=PromptedChat(REPLY, "Your cat is called Pepper."))
     r.chat.open()
     r.responder.start(1, 1, UTTERANCE, speculative=False)
     r.until(lambda: r.sink.finishing.is_set())  # the first reply plays
@@ -320,7 +321,7 @@ def test_the_next_utterance_is_heard_and_answered_once_the_reply_before_it_has_e
     r.responder.wait(2, timeout=5)
     assert len(r.chat.prompts) == 2
     assert {"role": "assistant", "content": REPLY} in r.chat.prompts[1]  # the first reply, in the history
-    assert r.history.turns == [("What is my dog called?", REPLY), ("And my cat?", "Your cat is called Pepper.")]
+    assert r.history.turns == [("What do you know about my dog Biscuit?", REPLY), ("And my cat Pepper?", "Your cat is called Pepper.")]
 
 
 def _voiced_when_every_try_fails(run, heard: str, *tries: str) -> list[str]:
@@ -346,7 +347,8 @@ def test_a_question_about_them_answered_only_with_a_made_up_name_is_told_it_was_
 
 @pytest.mark.parametrize("told, said", [("It's raining again here.", ACKNOWLEDGED_REPLY),
                                         ("I got the flat and I'm so happy about it.", GLAD_REPLY),
-                                        ("The flat fell through and I'm gutted.", SORRY_REPLY)])
+                                        ("The flat fell through and I'm gutted.", SORRY_REPLY),
+                                        ("My landlord keeps ignoring my emails and I'm fed up.", FRUSTRATING_REPLY)])
 def test_news_that_every_try_only_says_back_is_met_as_its_feeling_asks(run, told, said):
     assert _voiced_when_every_try_fails(run, told, *[told] * 3) == [said]
 

@@ -56,8 +56,7 @@ class Generator:
             if about_them or asks(job.heard):
                 fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY
             else:
-                news = felt(job.heard)
-                fixed = acknowledgement(news.valence if news is not None else None)
+                fixed = acknowledgement(felt(job.heard))
         if fixed is not None:
             self._first_token(job)
             self._said(job, fixed)

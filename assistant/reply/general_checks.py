@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from memory.affect import Affect
 from memory.ranking import DAY_HEADER, content_words, repeats, word_set
 from assistant.reply.perspective import perspective_errors
 from assistant.reply.retold import new_words
@@ -19,15 +20,25 @@ from assistant.reply.retold import new_words
 FALLBACK_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
 NOT_TOLD_REPLY = "I don't know, you haven't told me that yet."  # asked about themselves, every answer made up
 ACKNOWLEDGED_REPLY = "I see, thanks for telling me."  # told something, and every try said it back
-# ... and what was told was good news, or bad
+# ... and what was told was good news, or bad: bad news met by the feeling it names or implies ("I'm
+# sorry to hear that." to "I'm so nervous about my speech at my sister's wedding", heard live)
 GLAD_REPLY = "That's good to hear."
 SORRY_REPLY = "I'm sorry to hear that."
+WORRYING_REPLY = "That sounds worrying. I hope it turns out all right."
+FRUSTRATING_REPLY = "That sounds really frustrating."
+TIRING_REPLY = "That sounds exhausting. I hope you can rest soon."
+_BY_FEELING = (dict.fromkeys(("worried", "nervous", "anxious", "scared", "stressed"), WORRYING_REPLY)
+               | dict.fromkeys(("angry", "frustrated"), FRUSTRATING_REPLY) | {"tired": TIRING_REPLY})
+FIXED_REPLIES = frozenset({FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY, *_BY_FEELING.values()})
 
 
-def acknowledgement(valence: float | None) -> str:
-    """What is said when every try at a reply to something told failed: met as its feeling asks
-    ("I see, thanks for telling me." to "I passed my driving test this morning!" was cold)."""
-    return GLAD_REPLY if valence and valence > 0 else SORRY_REPLY if valence and valence < 0 else ACKNOWLEDGED_REPLY
+def acknowledgement(felt: Affect | None) -> str:
+    """What is said when every try at a reply to something told failed: met as its feeling
+    (`felt`, memory.affect's reading of what was told) asks ("I see, thanks for telling me." to "I
+    passed my driving test this morning!" was cold)."""
+    if felt is None or not felt.valence:
+        return ACKNOWLEDGED_REPLY
+    return GLAD_REPLY if felt.valence > 0 else _BY_FEELING.get(felt.label, SORRY_REPLY)
 
 _REFUSAL = re.compile(
     # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
@@ -52,7 +63,7 @@ def parrots(reply: str, heard: str, share: float = 0.7) -> bool:
 
 def is_empty(reply: str) -> bool:
     """Nothing said, or only a fixed line said when the model produced nothing worth saying."""
-    return not word_set(reply) or reply.strip() in (FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY)
+    return not word_set(reply) or reply.strip() in FIXED_REPLIES
 
 
 def is_refusal(reply: str) -> bool:
