@@ -57,12 +57,22 @@ def _phase(events: list[dict]) -> str:
     return events[-1]["event"] if events else "loading"
 
 
+def _until_a_reply_starts(events: Path, proc: subprocess.Popen, timeout: float) -> float:
+    """Seconds until the run's first reply began to play (or it ended, or `timeout` passed)."""
+    started = time.monotonic()
+    while proc.poll() is None and time.monotonic() - started < timeout and not started_replies(read_events(events)):
+        time.sleep(0.1)
+    return time.monotonic() - started
+
+
 def crash_test(work: Path, kills: int = 20, minutes: float = 30.0, seed: int = 1,
                kill_range: tuple[float, float] = (8.0, 40.0), restart: str = "resume",
                resume_timeout: float = 120.0, recording: Recording | None = None,
-               say=print) -> CrashReport:
+               say=print, from_first_reply: bool = False) -> CrashReport:
     """Kill `hearth replay` `kills` times, checking the store after each, then restart it once more
-    and wait until it stores new turns."""
+    and wait until it stores new turns. `kill_range` is seconds from the run's start, or with
+    `from_first_reply` from its first reply's start: a slow machine's model loading then leaves no
+    run killed before it had anything to lose."""
     rng = random.Random(seed)
     work.mkdir(parents=True, exist_ok=True)
     data_dir = work / "data"
@@ -80,6 +90,8 @@ def crash_test(work: Path, kills: int = 20, minutes: float = 30.0, seed: int = 1
         proc = start_replay(source, out, data_dir, env, work / f"run-{n:02d}.log")
         delay = rng.uniform(*kill_range)
         started = time.monotonic()
+        if from_first_reply:
+            delay += _until_a_reply_starts(out / source.stem / "events.jsonl", proc, resume_timeout)
         try:
             proc.wait(timeout=delay)
             finished = True
