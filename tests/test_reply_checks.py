@@ -492,6 +492,7 @@ def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():
     assert rt.repaired("My name is Dana.", "Dana", ["What is my name?"]) == "Your name is Dana."
     assert rt.repaired("Of course, I am Dana!", "Dana", ["Who am I?"]) == "Of course, you are Dana!"
     assert rt.repaired("Hi Dana! I'm Hearth.", "Dana", ["Hi, I'm Dana."]) == "Hi Dana! I'm Hearth."
+    assert rt.your_name("My name is Mary Ann.", {"Mary Ann"}) == "Your name is Mary Ann."
 
 
 def test_a_person_known_by_no_name_is_called_by_the_one_they_gave():

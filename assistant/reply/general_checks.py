@@ -40,6 +40,7 @@ def acknowledgement(felt: Affect | None) -> str:
         return ACKNOWLEDGED_REPLY
     return GLAD_REPLY if felt.valence > 0 else _BY_FEELING.get(felt.label, SORRY_REPLY)
 
+
 _REFUSAL = re.compile(
     # (or ending there: a clause cut before "with" after the lead-in "I'm sorry,", reply/sentences.py)
     r"\b(?:can(?:no|')t|could(?:n't| not)|unable to|not able to|won't)\s+(?:assist|help)(?:\s+with\s+(?:that|this)|\W*$)"

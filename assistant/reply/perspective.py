@@ -204,15 +204,17 @@ def their_name_for_another(reply: str, person: str) -> list[str]:
     return [m.group(0) for m in re.finditer(given, reply, re.I)]
 
 
-# Hearth giving a name as its own: "My name is Dana", "I'm Dana", "I am called Dana".
-_MY_NAME = r"\b(?:[Mm]y\s+name\s+is|I['’]m|I\s+am(?:\s+called)?)\s+"
+def name_claims(names: set[str]) -> list[re.Pattern]:
+    """Hearth giving one of the person's names as its own: "My name is Dana", "I'm Dana", "I am
+    called Dana" (group 1: the words that claim it)."""
+    known = [n for n in names if n and n.lower() not in PLACEHOLDER_NAMES | {UNNAMED}]
+    return [re.compile(rf"\b([Mm]y\s+name\s+is|I['’]m|I\s+am(?:\s+called)?)\s+{re.escape(name)}\b") for name in known]
 
 
 def claims_their_name(reply: str, names: set[str]) -> list[str]:
     """The person's own name taken as Hearth's: "My name is Dana." to Dana, who asked "What is my
     name?" (a small model answers the question in the asker's words)."""
-    known = [n for n in names if n and n.lower() not in PLACEHOLDER_NAMES | {UNNAMED}]
-    return [m.group(0) for name in known for m in re.finditer(rf"{_MY_NAME}{re.escape(name)}\b", reply)]
+    return [m.group(0) for claim in name_claims(names) for m in claim.finditer(reply)]
 
 
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:

@@ -10,7 +10,7 @@ import re
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import word_set
 
-from assistant.reply.perspective import (GREETING, MY_THING, claims_their_name, names_of, own_names, speaks_as_them,
+from assistant.reply.perspective import (GREETING, MY_THING, name_claims, names_of, own_names, speaks_as_them,
                                          their_things)
 
 # A name's verb after it, turned to "you": the common irregular ones, else the -s dropped.
@@ -112,12 +112,12 @@ _YOUR_NAME = {"my name is": "your name is", "i'm": "you're", "i am": "you are", 
 def your_name(sentence: str, names: set[str]) -> str:
     """The person's name said as theirs where the sentence gave it as Hearth's: "My name is Dana." →
     "Your name is Dana."."""
-    for claim in claims_their_name(sentence, names):
-        said, name = claim[:claim.rindex(" ")], claim[claim.rindex(" ") + 1:]
-        turned = _YOUR_NAME[" ".join(said.lower().replace("’", "'").split())]
-        at = sentence.index(claim)
-        sentence = sentence[:at] + (turned.capitalize() if _at_start(sentence, at) else turned) + " " + name \
-            + sentence[at + len(claim):]
+    def turn(m: re.Match) -> str:
+        turned = _YOUR_NAME[" ".join(m.group(1).lower().replace("’", "'").split())]
+        return (turned.capitalize() if _at_start(m.string, m.start()) else turned) + m.group(0)[len(m.group(1)):]
+
+    for claim in name_claims(names):
+        sentence = claim.sub(turn, sentence)
     return sentence
 
 
