@@ -125,6 +125,20 @@ def test_forgetting_what_was_said_about_someone_takes_it_out_of_recall(memory):
     assert say(memory, "Forget what I said about my cousin.") == "I don't remember anything about your cousin."
 
 
+def test_forgetting_a_thing_heard_cut_short_asks_which_first(memory):
+    # heard live: "Forget what I said about my grandad" transcribed "…about my grand"
+    for line in (*TOLD, "My grandad passed away on Tuesday."):
+        say(memory, line)
+    assert say(memory, "Forget what I said about my grand") == "Shall I forget what you told me about your grandad?"
+    assert say(memory, "No.") == "Okay, I'll keep it."
+    assert "Tuesday" in memory.recall("What happened to my grandad?")[0]
+    assert say(memory, "Forget what I said about my grand") == "Shall I forget what you told me about your grandad?"
+    assert say(memory, "Yes.") == "Okay, I've forgotten it."
+    assert "Tuesday" not in memory.recall("What happened to my grandad?")[0]
+    assert "limping" in memory.recall("Why was I worried?")[0]  # the rest is kept
+    assert say(memory, "Forget what I said about my si") == "I don't remember anything about your si."  # too little
+
+
 def test_forget_that_asks_first_and_forgets_only_on_yes(memory):
     say(memory, TOLD[0])
     say(memory, "I had pasta for lunch.")

@@ -59,6 +59,9 @@ def _version_before(history: list, turn_id: int):
     return next((v for v in history if turn_id not in v.provenance), None)
 
 
+MIN_CUT_WORD = 4  # a word heard cut short is made whole from this many letters ("gran" is too little)
+
+
 def _things(phrase: str) -> list[str]:
     return [w for w in re.findall(r"[a-z']+", phrase.lower()) if w not in _NOT_THINGS]
 
@@ -125,9 +128,32 @@ class MemoryRequests:
             return Answer(f"Shall I forget that {to_them(last)}?", then=reply)
         things = to_them(about)
         if not self._entities_about(about):
-            return Answer(f"I don't remember anything about {things}.")
+            whole = self._said_whole(about)
+            if whole is None:
+                return Answer(f"I don't remember anything about {things}.")
+
+            def confirmed(text: str) -> Answer | None:
+                if is_yes(text):
+                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(whole))
+                if is_no(text):
+                    return Answer("Okay, I'll keep it.")
+                return None
+
+            return Answer(f"Shall I forget what you told me about {to_them(whole)}?", then=confirmed)
         return Answer(f"Okay, I've forgotten what you told me about {things}.",
                       lambda _tid, _now: self._forget_about(about))
+
+    def _said_whole(self, about: str) -> str | None:
+        """`about` with a word heard cut short made whole ("my grand" → "my grandad"), where it begins
+        a name of exactly one thing remembered; None where none does, or more than one (then the target
+        is unclear, and nothing is asked)."""
+        entities = self.store.entities(self.person.person_id)
+        for word in (w for w in _things(about) if len(w) >= MIN_CUT_WORD):
+            begun = [e for e in entities if any(name.startswith(word) and name != word for name in
+                                                [e.name.lower(), *(w for a in e.aliases for w in _things(a))])]
+            if len(begun) == 1:
+                return re.sub(rf"\b{re.escape(word)}\b", begun[0].name, about, count=1, flags=re.I)
+        return None
 
     def _entities_about(self, about: str) -> list:
         wanted = set(_things(about))
