@@ -115,6 +115,21 @@ def test_a_new_name_said_as_a_correction_renames_and_keeps_the_old_versions(memo
     assert "Rex" in block and "Max" not in block
 
 
+def test_a_new_name_heard_without_its_capital_is_asked_about_first(memory):
+    # heard live: "That's wrong, my dog is called Rex." transcribed "…called next."
+    for line in TOLD:
+        say(memory, line)
+    pid = memory.person.person_id
+    assert say(memory, "That's wrong, my dog is called next.") == "Did you say your dog is called next?"
+    assert say(memory, "No.") == "What should it be instead?"
+    assert say(memory, "My dog is called Rex.") == "Thanks, I've put that right: your dog is called Rex."
+    names = [e.name for e in memory.store.entities(pid)]
+    assert "Rex" in names and "next" not in names and "Next" not in names
+    assert say(memory, "That's wrong, my dog is called bo.") == "Did you say your dog is called bo?"
+    assert say(memory, "Yes.") == "Thanks, I've put that right: your dog is called Bo."
+    assert "Bo" in [e.name for e in memory.store.entities(pid)]
+
+
 def test_forgetting_what_was_said_about_someone_takes_it_out_of_recall(memory):
     for line in TOLD:
         say(memory, line)

@@ -215,6 +215,20 @@ class MemoryRequests:
     def _correct(self, statement: str) -> Answer:
         if not statement:
             return Answer("What should it be instead?", then=lambda text: self._correct(text))
+        new_name = _NEW_NAME.search(statement)
+        if new_name and new_name.group(1)[0].islower():
+            # Whisper writes a name with its capital: a word without one is likely misheard ("my
+            # dog is called next", for "Rex", heard live), so it is asked about before anything is renamed
+            named = statement[:new_name.start(1)] + new_name.group(1).capitalize() + statement[new_name.end(1):]
+
+            def confirmed(text: str) -> Answer | None:
+                if is_yes(text):
+                    return self._correct(named)
+                if is_no(text):
+                    return Answer("What should it be instead?", then=lambda again: self._correct(again))
+                return None
+
+            return Answer(f"Did you say {to_them(statement)}?", then=confirmed)
         return Answer(f"Thanks, I've put that right: {to_them(statement)}.",
                       lambda turn_id, now: self._apply_correction(statement, turn_id, now))
 
