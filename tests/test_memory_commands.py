@@ -154,6 +154,15 @@ def test_forgetting_a_thing_heard_cut_short_asks_which_first(memory):
     assert say(memory, "Forget what I said about my si") == "I don't remember anything about your si."  # too little
 
 
+def test_forgetting_a_word_heard_cut_short_that_begins_two_names_asks_which(memory):
+    for line in ("My grandad passed away on Tuesday.", "My grandma Rose is moving in with us next month."):
+        say(memory, line)
+    assert say(memory, "Forget what I said about my grand") == "Do you mean your grandad or your grandma?"
+    assert say(memory, "My grandma.") == "Okay, I've forgotten it."
+    assert "moving" not in memory.recall("What is my grandma doing next month?")[0]
+    assert "Tuesday" in memory.recall("What happened to my grandad?")[0]
+
+
 def test_forget_that_asks_first_and_forgets_only_on_yes(memory):
     say(memory, TOLD[0])
     say(memory, "I had pasta for lunch.")

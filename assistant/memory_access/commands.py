@@ -128,32 +128,38 @@ class MemoryRequests:
             return Answer(f"Shall I forget that {to_them(last)}?", then=reply)
         things = to_them(about)
         if not self._entities_about(about):
-            whole = self._said_whole(about)
-            if whole is None:
+            wholes = self._said_whole(about)
+            if not wholes:
                 return Answer(f"I don't remember anything about {things}.")
 
             def confirmed(text: str) -> Answer | None:
-                if is_yes(text):
-                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(whole))
+                # a yes to the one thing asked about, or the name of one of those asked about
+                chosen = wholes if len(wholes) == 1 and is_yes(text) else \
+                    [w for w in wholes if (set(_things(w)) - set(_things(about))) & set(_things(text))]
+                if len(chosen) == 1:
+                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(chosen[0]))
                 if is_no(text):
                     return Answer("Okay, I'll keep it.")
                 return None
 
-            return Answer(f"Shall I forget what you told me about {to_them(whole)}?", then=confirmed)
+            if len(wholes) == 1:
+                return Answer(f"Shall I forget what you told me about {to_them(wholes[0])}?", then=confirmed)
+            return Answer(f"Do you mean {' or '.join(to_them(w) for w in wholes)}?", then=confirmed)
         return Answer(f"Okay, I've forgotten what you told me about {things}.",
                       lambda _tid, _now: self._forget_about(about))
 
-    def _said_whole(self, about: str) -> str | None:
-        """`about` with a word heard cut short made whole ("my grand" → "my grandad"), where it begins
-        a name of exactly one thing remembered; None where none does, or more than one (then the target
-        is unclear, and nothing is asked)."""
+    def _said_whole(self, about: str) -> list[str]:
+        """`about` with a word heard cut short made whole ("my grand" → "my grandad"), once for each
+        thing remembered (at most three) with a name that begins with it; none where nothing does."""
         entities = self.store.entities(self.person.person_id)
         for word in (w for w in _things(about) if len(w) >= MIN_CUT_WORD):
-            begun = [e for e in entities if any(name.startswith(word) and name != word for name in
-                                                [e.name.lower(), *(w for a in e.aliases for w in _things(a))])]
-            if len(begun) == 1:
-                return re.sub(rf"\b{re.escape(word)}\b", begun[0].name, about, count=1, flags=re.I)
-        return None
+            # each thing by the first of its names that the word begins ("grandma" for Rose, "my grandma")
+            begun = [next((n for n in names if n.startswith(word) and n != word), None)
+                     for names in ([e.name.lower(), *(w for a in e.aliases for w in _things(a))] for e in entities)]
+            begun = [n for n in begun if n]
+            if begun:
+                return [re.sub(rf"\b{re.escape(word)}\b", n, about, count=1, flags=re.I) for n in begun[:3]]
+        return []
 
     def _entities_about(self, about: str) -> list:
         wanted = set(_things(about))
