@@ -176,6 +176,17 @@ def written(mention: DateMention) -> str:
             "year": str(day.year)}.get(mention.span, format_date(day))
 
 
+def read_written(text: str) -> tuple[date, str]:
+    """What `written` wrote, read back: ("7 May 2023" → 7 May 2023, "day"), ("June 2023" → 1 June,
+    "month"), ("2022" → 1 January, "year"). (A week is read as its day.)"""
+    words = text.lower().removeprefix("the week of ").split()
+    year = int(words[-1])
+    if len(words) == 1:
+        return date(year, 1, 1), "year"
+    month = MONTHS.index(words[-2]) + 1
+    return (date(year, month, int(words[0])), "day") if len(words) == 3 else (date(year, month, 1), "month")
+
+
 def absolutise(text: str, mentions: list[DateMention]) -> str:
     """The text with each date phrase followed by its absolute date: 'yesterday (1 March 2026)'."""
     out, last = [], 0

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from text.words import split_sentences
 
 from .affect import compatibility
-from .dates import MONTH_YEAR_RE, MONTHS, WRITTEN_DATE_RE, format_date, relative
+from .dates import MONTH_YEAR_RE, MONTHS, WRITTEN_DATE_RE, format_date, read_written, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -188,13 +188,7 @@ def _when(text: str, said_at: str) -> When:
     m = _NOTE_WHEN.search(text)
     if not m:
         return said
-    words = m[1].lower().split()  # "7 may 2023", "june 2023", "2022"
-    year = int(words[-1])
-    if len(words) == 1:
-        named = When(date(year, 1, 1), "year")
-    else:
-        month = MONTHS.index(words[-2]) + 1
-        named = When(date(year, month, int(words[0]))) if len(words) == 3 else When(date(year, month, 1), "month")
+    named = When(*read_written(m[1]))  # "7 May 2023", "June 2023", "2022"
     return named if named.start <= said.start else said
 
 

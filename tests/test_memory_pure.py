@@ -599,3 +599,13 @@ def test_a_feeling_heard_in_the_voice_is_noted_as_heard_and_counts_below_one_in_
     (node,) = cross_nodes(heard, ["Max"], 7, name="Dana")
     assert node.text == "Dana sounded tired (quieter and slower than usual) talking about Max: walked along the river"
     assert node.evidence == (7,) and node.confidence < cross_nodes(implied, ["Max"], 7, name="Dana")[0].confidence
+
+
+def test_a_written_date_reads_back_as_what_was_written():
+    from datetime import date
+
+    from memory.dates import DateMention, read_written, written
+
+    for span, day in (("day", date(2023, 5, 7)), ("week", date(2023, 5, 7)), ("month", date(2023, 5, 1)),
+                      ("year", date(2023, 1, 1))):
+        assert read_written(written(DateMention("then", day, 0, span))) == (day, "day" if span == "week" else span)

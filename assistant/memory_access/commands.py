@@ -66,6 +66,11 @@ def _things(phrase: str) -> list[str]:
     return [w for w in re.findall(r"[a-z']+", phrase.lower()) if w not in _NOT_THINGS]
 
 
+def _names(entity) -> list[str]:
+    """The words a remembered thing goes by: its name first, then its aliases' words."""
+    return [entity.name.lower(), *(w for a in entity.aliases for w in _things(a))]
+
+
 class MemoryRequests:
     """The requests of one person's memory (a PersonMemory), answered and acted on."""
 
@@ -154,8 +159,7 @@ class MemoryRequests:
         entities = self.store.entities(self.person.person_id)
         for word in (w for w in _things(about) if len(w) >= MIN_CUT_WORD):
             # each thing by the first of its names that the word begins ("grandma" for Rose, "my grandma")
-            begun = [next((n for n in names if n.startswith(word) and n != word), None)
-                     for names in ([e.name.lower(), *(w for a in e.aliases for w in _things(a))] for e in entities)]
+            begun = [next((n for n in _names(e) if n.startswith(word) and n != word), None) for e in entities]
             begun = [n for n in begun if n]
             if begun:
                 return [re.sub(rf"\b{re.escape(word)}\b", n, about, count=1, flags=re.I) for n in begun[:3]]
@@ -163,8 +167,7 @@ class MemoryRequests:
 
     def _entities_about(self, about: str) -> list:
         wanted = set(_things(about))
-        return [e for e in self.store.entities(self.person.person_id)
-                if wanted & ({e.name.lower()} | {w for a in e.aliases for w in _things(a)})]
+        return [e for e in self.store.entities(self.person.person_id) if wanted & set(_names(e))]
 
     def _forget_about(self, about: str) -> None:
         pid = self.person.person_id
