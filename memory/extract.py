@@ -63,6 +63,9 @@ _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*
 _RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|beagle|"
                           r"rescue|baby|best)\s+)*(" + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
+# "my husband": someone of the person's own, not named in this turn ("my uncle's bakery" is about the bakery)
+_OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|new|old|rescue|baby|best)\s+)*("
+                     + "|".join(_KINDS) + r")(?![\w'’])")
 
 # A capitalised word that only starts a sentence ("Seeing you there…", "Appreciate it!") is taken for
 # a name only if English seldom uses it: at or above this Zipf frequency (wordfreq: 4.7 is about 50 per
@@ -155,6 +158,13 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
             aliases |= {"dog"} if kind in ("puppy", "beagle", "labrador") else set()
             aliases |= {"pet"}
         add(name, lx.KIND_WORDS[kind], rel.start(2), True, aliases)
+    named_spans = [rel.span() for rel in _RELATION_RE.finditer(text)]
+    for own in _OWN_RE.finditer(text):
+        kind = own.group(1).lower()
+        # what happened to them is filed under them, not under its object ("My husband lost his job")
+        if not any(a <= own.start() < b for a, b in named_spans) and kind not in known_spans \
+                and f"my {kind}" not in known_spans:
+            add(kind, lx.KIND_WORDS[kind], own.start(1), False, {f"my {kind}"})
 
     starts = _sentence_starts(text)
     for cap in _CAPS_RE.finditer(text):

@@ -136,6 +136,18 @@ def test_mentions_relation_pet_and_lexicon():
     assert {("COVID", "health"), ("driving test", "plans")} <= {(m.name, m.schema) for m in ms}
 
 
+def test_someone_of_ones_own_unnamed_is_what_happened_to_them_is_filed_under():
+    ms = extract.find_mentions("My husband lost his job on Friday.", [])
+    assert ms[0].name == "husband" and "my husband" in ms[0].aliases and ms[0].schema == "family and friends"
+    ms = extract.find_mentions("My aunt was rushed to hospital.", [])
+    assert ms[0].name == "aunt"
+    # named, known by that word, or owning the thing spoken of: no second mention of them
+    assert [m.name for m in extract.find_mentions("My sister Anna got married.", [])] == ["Anna"]
+    known = [extract.Known(3, "Anna", "family and friends", ("sister", "my sister"))]
+    assert [m.known_id for m in extract.find_mentions("My sister got married.", known)] == [3]
+    assert "uncle" not in [m.name for m in extract.find_mentions("I work at my uncle's bakery.", [])]
+
+
 def test_known_entities_matched_by_alias_first():
     known = [extract.Known(7, "Biscuit", "pets", ("dog", "puppy")), extract.Known(8, "job", "work", ("work",))]
     ms = extract.find_mentions("How is the dog? Back at the office today.", known)
