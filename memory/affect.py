@@ -27,7 +27,9 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
                          r"awesome", r"wonderful", r"fantastic", r"\blove(s|d)?\b")),
     "proud": (0.8, 0.6, (r"proud",)),
     "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
-    "sad": (-0.7, 0.3, (r"sad", r"down", r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy",
+    # "down" only as a feeling: "the ceiling won't have to come down" says nothing of one
+    "sad": (-0.7, 0.3, (r"sad", r"(?:feel(?:ing|s)?|felt|so|a bit|really|pretty|quite|I'?m|I am|I was) down",
+                        r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy",
                         r"upset")),
     "lonely": (-0.6, 0.3, (r"lonely", r"alone")),
     "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at")),

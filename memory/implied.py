@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .affect import EMOTIONS, Affect, detect_affect, main_event
+from .appraisal import appraised, lean
 
 NONE = "none"
 NEAREST = 2  # situations a kind is judged by: one alone let a single odd neighbour decide
@@ -66,10 +67,12 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
 
 
 def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NEAREST,
-                  margin: float = MARGIN) -> str | None:
+                  margin: float = MARGIN, lean: int = 0) -> str | None:
     """The feeling whose nearest situations are closest on average, by at least `margin` over every
     kind unlike it; None when the situations that carry no feeling win or such a call is close.
-    similarities: per kind (NONE included), one per situation."""
+    similarities: per kind (NONE included), one per situation. lean: which way the words say it went
+    (memory.appraisal.lean: +1 good, -1 bad, 0 they do not say); it decides a close call between good
+    and bad news, where the feeling of that valence is clearly nearer than no feeling."""
     scores = {kind: float(np.mean(sorted(sims)[-nearest:])) for kind, sims in similarities.items() if len(sims)}
     ranked = sorted(scores, key=scores.get, reverse=True)
     if not ranked or ranked[0] == NONE:
@@ -78,6 +81,9 @@ def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NE
     # a close call between two feelings alike ("happy" or "excited" at a new job) still says how they feel
     rivals = [kind for kind in ranked[1:] if not _alike(kind, best)]
     if rivals and scores[best] - scores[rivals[0]] < margin:
+        leaning = [kind for kind in ranked if kind != NONE and (EMOTIONS[kind][0] > 0) == (lean > 0)]
+        if lean and leaning and scores[leaning[0]] - scores[NONE] >= margin:
+            return leaning[0]
         return None
     return best
 
@@ -121,9 +127,10 @@ class ImpliedFeelings:
         by_kind: dict[str, list[float]] = {}
         for kind, sim in zip(kinds, sims):
             by_kind.setdefault(kind, []).append(float(sim))
-        label = implied_label(by_kind)
+        label = implied_label(by_kind, lean=lean(text))
         if label is None:
             return None
+        label = appraised(label, text)  # the situations hear good or bad news; the words say how it stands
         valence, arousal, _ = EMOTIONS[label]
         return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
 

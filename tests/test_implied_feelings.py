@@ -34,6 +34,15 @@ def test_a_close_call_between_two_feelings_alike_still_records_the_nearer():
                          margin=0.02) is None  # (a feeling unlike it is as near)
 
 
+def test_the_words_decide_a_close_call_between_good_and_bad_news():
+    close = {"sad": [0.41], "relieved": [0.40], NONE: [0.1]}
+    assert implied_label(close, nearest=1, margin=0.02) is None
+    assert implied_label(close, nearest=1, margin=0.02, lean=1) == "relieved"
+    assert implied_label(close, nearest=1, margin=0.02, lean=-1) == "sad"
+    # only where the feeling of that side is itself clearly nearer than no feeling
+    assert implied_label({"sad": [0.41], "relieved": [0.40], NONE: [0.39]}, nearest=1, margin=0.02, lean=1) is None
+
+
 @pytest.fixture(scope="module")
 def implied(embedder):
     return ImpliedFeelings(embedder)
@@ -44,6 +53,9 @@ def implied(embedder):
     ("The bus broke down again and I missed my appointment.", "frustrated", "the bus broke down again"),
     ("We're going to Rome for a week on Saturday!", "excited", "we're going to Rome for a week on Saturday"),
     ("I've done twelve-hour days all week with no break.", "tired", "I've done twelve-hour days all week with no break"),
+    # how it stands decides within good or bad news: a fear that did not come true, a good thing to come
+    ("The doctor rang and the lump is benign after all.", "relieved", "the doctor rang"),
+    ("We move into our new flat next week!", "excited", "we move into our new flat next week"),
 ])
 def test_a_feeling_implied_by_what_happened_is_read_with_what_happened_as_its_cause(implied, said, feeling, cause):
     found = implied.of(said)

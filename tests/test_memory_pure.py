@@ -114,6 +114,12 @@ def test_a_cause_says_what_happened_or_is_left_unsaid():
     assert affect.main_event("Yeah, it was so. Hah, yeah! We moved house.") == "We moved house"
 
 
+def test_down_is_sad_only_where_it_is_a_feeling():
+    assert affect.detect_affect("I've been feeling a bit down since the move.").label == "sad"
+    assert affect.detect_affect("The old shed finally came down in the storm.") is None
+    assert affect.detect_affect("We put the sofa down by the window.") is None
+
+
 def test_negated_and_absent_emotion():
     assert affect.detect_affect("I'm not worried at all about it") is None
     assert affect.detect_affect("The meeting is on Tuesday.") is None

@@ -1,0 +1,81 @@
+"""Which feeling a good or bad turn implies, from how the situation stands for the speaker.
+
+Appraisal theory: the same bad news is worry while its outcome is still to come or unknown,
+frustration where something keeps going wrong or someone will not put it right, tiredness where it
+is effort and lost sleep, and sadness where it is a loss that has happened; good news is relief where
+a feared harm did not come, excitement where the good thing is still to come, and happiness
+otherwise. memory/implied.py hears whether a turn is good or bad news (the text embedder against
+described situations, which follows the topic more than how it stands); the words below say how it
+stands. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+
+
+class Standing(Enum):
+    """How the situation a turn tells of stands for the speaker."""
+    AVERTED = "averted"        # a harm feared did not come ("the scan came back clear", "after all")
+    DRAINING = "draining"      # effort without rest ("up since four", "a double shift")
+    REPEATED = "repeated"      # it keeps going wrong, or someone will not put it right ("again", "still
+                               # hasn't"): what others do; "I keep thinking about him" is no cue
+    PENDING = "pending"        # still to come, or not yet known ("tomorrow", "might", "waiting for")
+
+
+_CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pattern, re.I)) for standing, pattern in (
+    (Standing.AVERTED, r"\b(after all(?=\s*[.,;!?]|$)|turned out (to be )?(fine|ok|okay|nothing|harmless|benign)|"
+                       r"nothing (serious|wrong)|not serious|all clear|came back (clear|normal|negative|fine)|"
+                       r"benign|harmless|safe(ly)?|alive|unharmed|in time|won'?t have to|no longer (need|have)|"
+                       r"went well|got away with)\b"),
+    (Standing.DRAINING, r"\b(sleep|slept|sleepless|awake|up (since|all night|at \w+|every)|(night|double|long|late) "
+                        r"shifts?|late nights?|all night|eyes open|no energy|on my feet|done in|\w+ hours (of|a|every|"
+                        r"straight)|hours? of sleep|all day|non-?stop|without a break)\b"),
+    (Standing.REPEATED, r"\b(again|still (hasn'?t|haven'?t|isn'?t|won'?t|can'?t|doesn'?t|not|no)|keeps|for the "
+                        r"(second|third|fourth|fifth|\w+th) time|\w+ times (today|this week|this month|now)|"
+                        r"(week|day|month|year)s? running|in a row|won'?t|refuses?|refused|nobody will|no one will|"
+                        r"can'?t (come|fix|get) (until|before)|never (turns?|shows?|came|answers?|fix))\b"),
+    (Standing.PENDING, r"\b(tomorrow|tonight|next (week|month|year|weekend|" + _WEEKDAY + r")|this (weekend|evening)|"
+                       r"soon|any day|due (any|next|in|on|this)|in \w+ (days|weeks)|\w+ more (days|sleeps|weeks)|"
+                       r"counting the days|might|may|in case|waiting (for|on)|results?|rumou?r|not sure|"
+                       r"don'?t know (how|if|whether|what)|hasn'?t (answered|called|come|been seen|replied)|"
+                       r"(is|are|has been|have been) in (hospital|intensive care)|about to|appointment)\b"),
+))
+
+GOOD = ("happy", "excited", "relieved")
+BAD = ("sad", "worried", "frustrated", "tired")
+
+
+def standing(text: str) -> list[Standing]:
+    """Pure. The ways the words say the situation stands, in the order of _CUES (the first decides)."""
+    return [s for s, pattern in _CUES if pattern.search(text)]
+
+
+def lean(text: str) -> int:
+    """Pure. Which way the words say it went, whatever it was about: +1 where a feared harm was
+    averted, -1 where it keeps going wrong or wears the speaker out, 0 where they do not say (what is
+    still to come may be hoped for or feared)."""
+    cues = standing(text)
+    if Standing.AVERTED in cues:
+        return 1
+    return -1 if Standing.DRAINING in cues or Standing.REPEATED in cues else 0
+
+
+def appraised(label: str, text: str) -> str:
+    """Pure. The feeling a turn implies, given the one the described situations suggest (`label`,
+    one of GOOD or BAD) and how the words say the situation stands: a feared harm averted is relief
+    whatever the topic suggested; otherwise the valence stays and the standing picks the feeling
+    within it. Without any cue the feeling is taken as it was heard."""
+    cues = standing(text)
+    if Standing.AVERTED in cues:
+        return "relieved"
+    if label in GOOD:
+        return "excited" if Standing.PENDING in cues else label
+    for cue, feeling in ((Standing.DRAINING, "tired"), (Standing.REPEATED, "frustrated"),
+                         (Standing.PENDING, "worried")):
+        if cue in cues:
+            return feeling
+    return label
