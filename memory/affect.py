@@ -22,9 +22,10 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "stressed": (-0.6, 0.7, (r"stress(ed|ful|ing)?", r"overwhelm(ed|ing)", r"swamped")),
     "relieved": (0.6, 0.3, (r"relie(f|ved)", r"feel like a new person", r"weight off")),
     "excited": (0.8, 0.9, (r"excit(ed|ing)", r"thrilled", r"can'?t wait", r"looking forward", r"psyched", r"stoked")),
-    # (loving something is being happy with it: "I love it" was noted "Tom feels loving because…")
+    # (loving something is being happy with it: "I love it" was noted "Tom feels loving because…";
+    # "loves" is someone else's: "My dog Max loves the beach" says nothing of how the speaker feels)
     "happy": (0.8, 0.5, (r"happy", r"glad", r"delighted", r"joy(ful)?", r"good news", r"adorable", r"amazing",
-                         r"awesome", r"wonderful", r"fantastic", r"\blove(s|d)?\b")),
+                         r"awesome", r"wonderful", r"fantastic", r"\blove[d]?\b")),
     "proud": (0.8, 0.6, (r"proud",)),
     "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
     # "down" only as a feeling: "the ceiling won't have to come down" says nothing of one

@@ -69,6 +69,11 @@ def test_plain_facts_imply_no_feeling(implied, said):
     assert implied.of(said) is None
 
 
+def test_what_someone_else_loves_is_no_feeling_of_the_speaker(implied):
+    assert implied.felt("Our cat loves sleeping on the radiator.") is None
+    assert implied.felt("We loved the old cinema.").label == "happy"
+
+
 def test_bad_news_is_what_implies_a_feeling_that_is_not_good(embedder):
     from memory.implied import implied_feelings
 
