@@ -13,6 +13,8 @@ from text.phrases import noun_phrases, topic_of
     ("I couldn't sleep because the boiler broke in the night.", "boiler", "boiler"),
     ("Our old van finally passed its inspection.", "van", "old van"),
     ("The cottage we rented was lovely.", "cottage", "cottage"),
+    ("The plumber still hasn't sent the bill.", "plumber", "plumber"),  # was "hasn't", a word the lexicon lacks
+    ("The kettle never whistles.", "kettle", "kettle"),
     ("My mom fell and broke her hip.", "mom", "mom"),  # a past after a noun is its verb ("fell" is a noun too)
     ("My saw broke.", "saw", "saw"),  # ("saw" a past too, and "my" a noun in the lexicon)
     ("The shop closes early on Sundays.", "shop", "shop"),

@@ -45,6 +45,11 @@ _NOMINALISED = re.compile(r"(?:tion|sion|ment|ance|ence|ure|al)$")
 _OF_NEXT = re.compile(r"\s+of\s+(?:(?:" + "|".join(DETERMINERS) + r")\s+)?", re.I)  # "…tion of (the) "
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _POSSESSIVE = re.compile(r"['’]s$|s['’]$")
+# Adverbs that stand before a verb but read as nouns or adjectives too: "the landlord still hasn't…"
+_BEFORE_VERB = frozenset("still just never always also already often ever even only".split())
+# A verb or pronoun run together ("hasn't", "they're", "I'd"): no thing, though the lexicon lacks it
+# ("the landlord still hasn't fixed it" was noted as about "hasn't")
+_CONTRACTED = re.compile(r"n['’]t$|['’](re|ve|ll|d|m)$")
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,8 @@ def readings(word: str) -> dict[str, tuple[str, ...]]:
 
 
 def _content(word: str) -> bool:
-    return word not in DETERMINERS and word not in PREPOSITIONS and word not in _NOT_CONTENT and word != "of"
+    return word not in DETERMINERS and word not in PREPOSITIONS and word not in _NOT_CONTENT and word != "of" \
+        and not _CONTRACTED.search(word)
 
 
 def _can_carry(word: str) -> bool:
@@ -117,7 +123,7 @@ def _predicate_next(word: str) -> bool:
     if word in PREPOSITIONS or word == "of":  # "the printer in the office…" says nothing of it yet
         return False
     r = readings(word)
-    return (word in _AUXILIARIES or word in _RELATIVE or _inflected_verb(word)
+    return (word in _AUXILIARIES or word in _RELATIVE or _inflected_verb(word) or word in _BEFORE_VERB
             or ("ADV" in r and "NOUN" not in r and "ADJ" not in r))
 
 
