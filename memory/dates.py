@@ -167,6 +167,11 @@ WRITTEN_DATE_RE = DAY_MONTH_RE + r" \d{4}"
 MONTH_YEAR_RE = r"(?:" + "|".join(MONTHS) + r") \d{4}"  # a month said alone: "June 2027"
 # Whatever `written` writes: "1 March 2026", "the week of 1 March 2026", "March 2026", "2026".
 WRITTEN_ANY_RE = rf"(?:the week of )?{WRITTEN_DATE_RE}|{MONTH_YEAR_RE}|\d{{4}}"
+# What `absolutise` puts after the phrase that named a time: the written date in brackets, captured
+NOTE_DATE_RE = rf"\(({WRITTEN_ANY_RE})\)"
+# Whatever `relative` says: "today", "last week", "five days ago", "in two months", "a year ago"
+RELATIVE_RE = (r"today|yesterday|tomorrow|last week|next week|"
+               r"(?:in )?(?:a|[a-z]+|\d+) (?:days?|weeks?|months?|years?)(?: ago)?")
 
 
 def written(mention: DateMention) -> str:

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from text.words import split_sentences
 
 from .affect import compatibility
-from .dates import MONTH_YEAR_RE, MONTHS, WRITTEN_DATE_RE, format_date, read_written, relative
+from .dates import MONTH_YEAR_RE, MONTHS, NOTE_DATE_RE, WRITTEN_DATE_RE, format_date, read_written, relative
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -167,7 +167,7 @@ def _day(said_at: str) -> date:
 
 
 # What dates.absolutise puts after the phrase that named a time ("yesterday (7 May 2023)", "last year (2022)")
-_NOTE_WHEN = re.compile(rf"\(({WRITTEN_DATE_RE}|{MONTH_YEAR_RE}|(?:19|20)\d{{2}})\)", re.I)
+_NOTE_WHEN = re.compile(NOTE_DATE_RE, re.I)
 
 
 @dataclass(frozen=True, order=True)
@@ -186,7 +186,7 @@ def _when(text: str, said_at: str) -> When:
     "What am I nervous about?" with "Asha is nervous"."""
     said = When(_day(said_at))
     m = _NOTE_WHEN.search(text)
-    if not m:
+    if not m or m[1].lower().startswith("the week of"):
         return said
     named = When(*read_written(m[1]))  # "7 May 2023", "June 2023", "2022"
     return named if named.start <= said.start else said

@@ -627,3 +627,17 @@ def test_a_written_date_reads_back_as_what_was_written():
     for span, day in (("day", date(2023, 5, 7)), ("week", date(2023, 5, 7)), ("month", date(2023, 5, 1)),
                       ("year", date(2023, 1, 1))):
         assert read_written(written(DateMention("then", day, 0, span))) == (day, "day" if span == "week" else span)
+
+
+def test_the_patterns_of_written_and_relative_dates_match_all_they_write():
+    import re
+    from datetime import date, timedelta
+
+    from memory.dates import NOTE_DATE_RE, RELATIVE_RE, DateMention, absolutise, relative, written
+
+    now = date(2026, 3, 2)
+    for days in (*range(-40, 41), -90, -200, -364, -365, -800, 90, 400):
+        assert re.fullmatch(RELATIVE_RE, relative(now + timedelta(days=days), now)), days
+    for span in ("day", "week", "month", "year"):
+        noted = absolutise("then", [DateMention("then", now, 0, span)])
+        assert re.search(NOTE_DATE_RE, noted, re.I)[1] == written(DateMention("then", now, 0, span))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterable
 
-from memory.dates import DAY_MONTH_RE, WRITTEN_ANY_RE, WRITTEN_DATE_RE
+from memory.dates import DAY_MONTH_RE, NOTE_DATE_RE, RELATIVE_RE, WRITTEN_DATE_RE
 from memory.ranking import DAY_HEADER
 from text.words import LEANING_WORDS, sentence_ends
 
@@ -32,11 +32,10 @@ _NOTES_HEADER = re.compile(f"{re.escape(NOTES_INTRO)}|{DAY_HEADER.pattern}", re.
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)](?=\s+[A-Za-z]))\s+")
 # The date the notes put after a day they name ("since Sunday (1 March 2026)"), copied into a reply:
 # read aloud it is "since Sunday one March twenty twenty-six", and the words before it say when.
-_NOTE_DATE = re.compile(rf"\s*\((?:{WRITTEN_ANY_RE}|{DAY_MONTH_RE})\)", re.I)
+_NOTE_DATE = re.compile(rf"\s*(?:{NOTE_DATE_RE}|\({DAY_MONTH_RE}\))", re.I)
 # A day header's date and age copied without its colon ("about the 6 December 2026 (today) events",
 # "on 1 December 2026 (five days ago)"): said as the age alone, as a person says it.
-_HEADER_DAY = re.compile(rf"\b(?:on |the )?{WRITTEN_DATE_RE} \(((?:today|yesterday|tomorrow|last week|next week|"
-                         rf"[a-z]+ (?:days|weeks|months) ago|in [a-z]+ (?:days|weeks|months)))\)", re.I)
+_HEADER_DAY = re.compile(rf"\b(?:on |the )?{WRITTEN_DATE_RE} \(({RELATIVE_RE})\)", re.I)
 # "That sounds like a bit scary": the small model's slip between "sounds a bit scary" and "sounds
 # like a bit of a worry" (heard in every demo). "like a bit of…" is left as it is.
 _LIKE_A_BIT = re.compile(r"\b(sounds?|sounded|seems?|seemed|looks?|looked|feels?|felt)\s+like\s+(?=a\s+bit\s+(?!of\b)[a-z])",
