@@ -13,31 +13,41 @@ from text.words import split_sentences
 
 from .noting import informative
 
-# label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions)
+# label: (valence in [-1, 1], arousal in [0, 1], stems as regular expressions). A finer feeling is
+# named with the basic one it is a kind of ("lonely and sad"): asked what worries them, or whether
+# they were sad, a person means those too, and a note says both as naturally.
 EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
     "worried": (-0.6, 0.6, (r"worr(y|ied|ies|ying)", r"concerned")),
-    "nervous": (-0.5, 0.7, (r"nervous", r"jittery")),
-    "anxious": (-0.6, 0.7, (r"anxious", r"anxiety", r"on edge")),
+    "nervous": (-0.5, 0.7, (r"nervous", r"jittery", r"dread(ing|ed)?")),
+    "anxious": (-0.6, 0.7, (r"anxious", r"anxiety", r"on edge", r"freak(ing|ed) out", r"panick(ing|ed)")),
     "scared": (-0.7, 0.8, (r"scared", r"afraid", r"terrified", r"frightened")),
-    "stressed": (-0.6, 0.7, (r"stress(ed|ful|ing)?", r"overwhelm(ed|ing)", r"swamped")),
+    "stressed and anxious": (-0.6, 0.7, (r"stress(ed|ful|ing)?", r"overwhelm(ed|ing)", r"swamped")),
     "relieved": (0.6, 0.3, (r"relie(f|ved)", r"feel like a new person", r"weight off")),
-    "excited": (0.8, 0.9, (r"excit(ed|ing)", r"thrilled", r"can'?t wait", r"looking forward", r"psyched", r"stoked")),
+    "excited": (0.8, 0.9, (r"excit(ed|ing)", r"thrilled", r"can'?t wait", r"looking forward", r"psyched", r"stoked",
+                           r"pumped", r"buzzing")),
     # (loving something is being happy with it: "I love it" was noted "Tom feels loving because…";
     # "loves" is someone else's: "My dog Max loves the beach" says nothing of how the speaker feels)
     "happy": (0.8, 0.5, (r"happy", r"glad", r"delighted", r"joy(ful)?", r"good news", r"adorable", r"amazing",
-                         r"awesome", r"wonderful", r"fantastic", r"\blove[d]?\b")),
+                         r"awesome", r"wonderful", r"fantastic", r"\blove[d]?\b", r"pleased", r"chuffed",
+                         r"over the moon", r"on cloud nine", r"can'?t stop smiling", r"made my day")),
     "proud": (0.8, 0.6, (r"proud",)),
-    "grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
+    "glad and grateful": (0.7, 0.3, (r"grateful", r"thankful", r"appreciat(e|ive)")),
     # "down" only as a feeling: "the ceiling won't have to come down" says nothing of one
     "sad": (-0.7, 0.3, (r"sad", r"(?:feel(?:ing|s)?|felt|so|a bit|really|pretty|quite|I'?m|I am|I was) down",
                         r"heartbroken", r"miss(ing)? (him|her|them)", r"devastated", r"unhappy",
-                        r"upset")),
-    "lonely": (-0.6, 0.3, (r"lonely", r"alone")),
-    "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at")),
-    "frustrated": (-0.6, 0.7, (r"frustrat(ed|ing)", r"annoy(ed|ing|s)?", r"irritat(ed|ing)", r"fed up")),
-    "disappointed": (-0.5, 0.4, (r"disappoint(ed|ing)", r"let down", r"gutted")),
+                        r"upset", r"I (?:really |so |still )?miss\b", r"missing(?= (?:my|our|home|you)\b)",
+                        r"get(?:s|ting)? me down", r"breaks? my heart", r"broke my heart", r"bummed", r"in tears")),
+    # alone is no feeling ("I live alone"); feeling alone is
+    "lonely and sad": (-0.6, 0.3, (r"lonely", r"(?:feel(?:ing|s)?|felt) (?:so |very |a bit )?alone")),
+    "angry": (-0.7, 0.8, (r"angry", r"furious", r"mad at", r"fuming", r"livid", r"infuriat(ed|ing)")),
+    "frustrated": (-0.6, 0.7, (r"frustrat(ed|ing)", r"annoy(ed|ing|s)?", r"irritat(ed|ing)", r"fed up",
+                               r"sick (?:of|and tired)", r"had enough", r"end of my tether",
+                               r"drives? me (?:mad|crazy|nuts|up the wall)", r"doing my head in")),
+    "disappointed and down": (-0.5, 0.4, (r"disappoint(ed|ing)", r"let down", r"gutted")),
     "guilty": (-0.4, 0.4, (r"guilt(y)?", r"ashamed")),
-    "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained")),
+    "tired": (-0.4, 0.1, (r"exhaust(ed|ing)", r"tired", r"worn out", r"drained", r"knackered", r"worn down",
+                          r"wiped out", r"running on empty", r"dead on my feet",
+                          r"(?:I'?m|I am|feel(?:ing)?|felt) (?:absolutely |completely |totally )?shattered")),
     "hopeful": (0.5, 0.4, (r"hopeful", r"optimistic")),
     "calm": (0.4, 0.1, (r"calm", r"peaceful", r"relaxed", r"content")),
 }
@@ -69,7 +79,13 @@ def _says_something(text: str) -> bool:
     return any(w not in _EMPTY_WORDS for w in re.findall(r"[a-z']+", text.lower()))
 
 
+# Labels written before a finer feeling was named with its basic one, as stored memories still hold them
+_FORMER_LABELS = {"stressed": "stressed and anxious", "lonely": "lonely and sad", "grateful": "glad and grateful",
+                  "disappointed": "disappointed and down"}
+
+
 def valence_of(label: str | None) -> float:
+    label = _FORMER_LABELS.get(label, label)
     return EMOTIONS[label][0] if label in EMOTIONS else 0.0
 
 
@@ -140,6 +156,9 @@ def _clause_before(sentence: str, pos: int) -> str:
     return piece if len(piece.split()) >= 2 and _says_something(piece) else ""
 
 
+_OBJECT_IS_CAUSE = re.compile(r"lov|dread|I (?:really |so |still )?miss|missing|sick (?:of|and tired)", re.I)
+
+
 def find_cause(text: str, match: re.Match) -> str | None:
     """Why: the clause after the emotion word, else the clause before it in its sentence, else the main event."""
     after = text[match.end():]
@@ -147,9 +166,10 @@ def find_cause(text: str, match: re.Match) -> str | None:
     after = after[:sentence_end.start()] if sentence_end else after
     after = re.sub(r"^(ed|ing|y|ied|ful|s)?\b\s*(of myself|of me|me|too|really|so much)?\s*", "", after, flags=re.I)
     lead = _CAUSE_LEAD.match(after)
-    loved = match.group(0).lower().startswith("lov")  # what one loves is why: "I love dancing with my friends"
-    cause = after[lead.end():] if lead else (after if loved or re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after)
-                                              else "")
+    # what one loves, misses or dreads is why: "I love dancing with my friends", "I'm dreading the meeting"
+    of_object = bool(_OBJECT_IS_CAUSE.match(match.group(0)))
+    clause_after = re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after)
+    cause = after[lead.end():] if lead else (after if of_object or clause_after else "")
     cause = re.split(r"[,;]\s*(?:but|and)?\s*|\s+but\s+", cause)[0].strip().rstrip(".!?")
     if cause and not _PRONOUN_ONLY.match(cause) and len(cause.split()) >= 2 and _says_something(cause):
         return cause

@@ -94,10 +94,10 @@ def test_absolutise_keeps_text_and_adds_date():
 @pytest.mark.parametrize("text,label,cause_word", [
     ("I'm worried I'll miss the deadline at work.", "worried", "deadline"),
     ("I have my driving test next Thursday and I'm nervous because I failed parking last time.", "nervous", "failed"),
-    ("Anna lost her passport in Madrid and it was really stressful.", "stressed", "passport"),
+    ("Anna lost her passport in Madrid and it was really stressful.", "stressed and anxious", "passport"),
     ("Good news, I'm fully recovered. I'm so relieved.", "relieved", "recovered"),
     ("I passed my driving test! I'm really proud of myself.", "proud", "passed"),
-    ("I'm so grateful to the vet.", "grateful", "vet"),
+    ("I'm so grateful to the vet.", "glad and grateful", "vet"),
     ("My doctor said I'm low on iron, so I eat fish again. I feel a bit guilty about it.", "guilty", "iron"),
     ("I finally sleep at night, I feel like a new person.", "relieved", "sleep"),
     ("I've joined a choir on Mondays and I love it.", "happy", "choir"),  # noted "feels happy", not "feels loving"
@@ -107,6 +107,39 @@ def test_affect_and_cause(text, label, cause_word):
     found = affect.detect_affect(text)
     assert found is not None and found.label == label
     assert cause_word in (found.cause or "").lower(), found
+
+
+@pytest.mark.parametrize("text, label, cause", [
+    # everyday words for a feeling, each under its basic one
+    ("I'm so pleased with the new kitchen.", "happy", "the new kitchen"),
+    ("I'm over the moon about the baby.", "happy", "the baby"),
+    ("We're buzzing about the trip.", "excited", "the trip"),
+    ("I'm dreading the dentist tomorrow.", "nervous", "the dentist tomorrow"),
+    ("I really miss my brother.", "sad", "my brother"),
+    ("Honestly the weather is getting me down.", "sad", "the weather"),
+    ("I'm sick of the roadworks outside.", "frustrated", "the roadworks outside"),
+    ("I'm fuming about the parking fine.", "angry", "the parking fine"),
+    ("I'm knackered after the gym.", "tired", "the gym"),
+    ("I feel so alone since the divorce.", "lonely and sad", "the divorce"),
+    ("I'm gutted about the match.", "disappointed and down", "the match"),
+])
+def test_everyday_words_for_a_feeling(text, label, cause):
+    found = affect.detect_affect(text)
+    assert found is not None and (found.label, found.cause) == (label, cause)
+
+
+@pytest.mark.parametrize("text", ["I live alone near the station.", "I missed the bus this morning.",
+                                  "The vase shattered on the floor.", "Our cat is missing."])
+def test_words_that_only_look_like_a_feeling(text):
+    assert affect.detect_affect(text) is None
+
+
+def test_a_finer_feeling_is_named_with_its_basic_one_and_old_labels_keep_their_valence():
+    from memory.affect import EMOTIONS, valence_of
+
+    assert valence_of("stressed") == valence_of("stressed and anxious") < 0  # as stored before
+    assert valence_of("grateful") == EMOTIONS["glad and grateful"][0] > 0
+    assert valence_of("lonely") < 0 and valence_of("disappointed") < 0 and valence_of(None) == 0.0
 
 
 def test_a_cause_says_what_happened_or_is_left_unsaid():

@@ -27,7 +27,7 @@ SORRY_REPLY = "I'm sorry to hear that."
 WORRYING_REPLY = "That sounds worrying. I hope it turns out all right."
 FRUSTRATING_REPLY = "That sounds really frustrating."
 TIRING_REPLY = "That sounds exhausting. I hope you can rest soon."
-_BY_FEELING = (dict.fromkeys(("worried", "nervous", "anxious", "scared", "stressed"), WORRYING_REPLY)
+_BY_FEELING = (dict.fromkeys(("worried", "nervous", "anxious", "scared", "stressed and anxious"), WORRYING_REPLY)
                | dict.fromkeys(("angry", "frustrated"), FRUSTRATING_REPLY) | {"tired": TIRING_REPLY})
 FIXED_REPLIES = frozenset({FALLBACK_REPLY, ACKNOWLEDGED_REPLY, GLAD_REPLY, SORRY_REPLY, *_BY_FEELING.values()})
 
