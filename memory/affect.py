@@ -171,13 +171,15 @@ def find_cause(text: str, match: re.Match) -> str | None:
     clause_after = re.match(r"\s*(I|I'll|I'm|we|my|he|she|they)\b", after)
     cause = after[lead.end():] if lead else (after if of_object or clause_after else "")
     cause = re.split(r"[,;]\s*(?:but|and)?\s*|\s+but\s+", cause)[0].strip().rstrip(".!?")
-    if cause and not _PRONOUN_ONLY.match(cause) and len(cause.split()) >= 2 and _says_something(cause):
+    says = bool(cause) and not _PRONOUN_ONLY.match(cause) and _says_something(cause)
+    if says and len(cause.split()) >= 2:
         return cause
     sentence, pos = _sentence_around(text, match.start())
     before = _clause_before(sentence, pos)
     if before:
         return before
-    return main_event(text) or None
+    # a single word after "about", "for"…, where nothing else says more: "I'm worried about Max"
+    return main_event(text) or (cause if says and lead else None)
 
 
 def detect_affect(text: str) -> Affect | None:

@@ -122,6 +122,9 @@ def test_affect_and_cause(text, label, cause_word):
     ("I'm knackered after the gym.", "tired", "the gym"),
     ("I feel so alone since the divorce.", "lonely and sad", "the divorce"),
     ("I'm gutted about the match.", "disappointed and down", "the match"),
+    # one word after "about" is the cause where nothing says more
+    ("I'm nervous about work.", "nervous", "work"),
+    ("I'm so happy about it.", "happy", None),
 ])
 def test_everyday_words_for_a_feeling(text, label, cause):
     found = affect.detect_affect(text)
