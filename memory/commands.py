@@ -1,7 +1,7 @@
 """What a person asks of their own memory by voice, read from the words alone (pure; no model, so
 it costs nothing on the critical path): a recap ("What do you remember about me?"), a forget
-("Forget what I said about my sister", "Forget that"), a day forgotten ("Forget everything from
-today") and a correction ("That's wrong, my dog is called Rex").
+("Forget what I said about my sister", "Forget that", or a forget not heard plainly), a day
+forgotten ("Forget everything from today") and a correction ("That's wrong, my dog is called Rex").
 
 Only an utterance that begins with the request is one: "I forget where I put my keys" asks nothing.
 """
@@ -23,6 +23,13 @@ class Forget:
 
 
 @dataclass(frozen=True)
+class ForgetWhat:
+    """A forget whose target the words do not make plain ("Forget what I said I'm out my sister", for
+    "about my sister", heard live): asked about first."""
+    heard: str  # the words after "forget"
+
+
+@dataclass(frozen=True)
 class ForgetToday:
     """Forget everything the person said today."""
 
@@ -32,7 +39,7 @@ class Correct:
     statement: str  # what is true instead, in the person's words ("my dog is called Rex"); "" if not said
 
 
-Command = Recap | Forget | ForgetToday | Correct
+Command = Recap | Forget | ForgetWhat | ForgetToday | Correct
 
 # Words that may come before a request: a greeting, a "please", "can you".
 _LEAD = r"^\W*(?:(?:ok|okay|hey|hi|hearth|please|now|and|so|oh|well|also|actually|um|uh|no)\b[\s,.!]*)*" \
@@ -43,9 +50,11 @@ _FORGET_TODAY = re.compile(_LEAD + r"forget\s+(?:everything|all|all\s+of\s+it|wh
                            r"(?:\s+(?:that\s+)?i\s+(?:said|told\s+you|talked\s+about))?\s+(?:from\s+|of\s+)?today\b"
                            r"|" + _LEAD + r"forget\s+today\b", re.I)
 _FORGET_ABOUT = re.compile(_LEAD + r"forget\s+(?:everything\s+|all\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+"
-                           r"(?P<about>.+)", re.I)
+                           r"(?!it\s*(?:[.!?,]|$))(?P<about>.+)", re.I)  # ("forget about it": never mind)
 _FORGET_THAT = re.compile(_LEAD + r"forget\s+(?:that|it|this|what\s+i\s+(?:just\s+)?(?:said|told\s+you))\s*(?:[.!?]|$)",
                           re.I)
+# Any other request that begins "Forget…", but not "Forget it, never mind", which asks nothing
+_FORGET_ANY = re.compile(_LEAD + r"forget\b(?!\s+(?:about\s+)?it\b)(?P<heard>.*)", re.I)
 _CORRECT = re.compile(_LEAD + r"(?:that's|that\s+is|that\s+was|that's\s+not|you're|you\s+are|you've\s+got\s+that|"
                       r"you\s+got\s+that)\s+(?:wrong|not\s+right|not\s+true|incorrect|mistaken|right\s+wrong)\b"
                       r"[\s,.!:;-]*(?P<statement>.*)", re.I)
@@ -69,6 +78,8 @@ def memory_command(text: str) -> Command | None:
         return Forget(_END.sub("", m.group("about")))
     if _FORGET_THAT.search(said):
         return Forget("")
+    if m := _FORGET_ANY.search(said):
+        return ForgetWhat(_END.sub("", m.group("heard")).strip())
     if m := _CORRECT.search(said) or _CORRECT_NOT.search(said):
         return Correct(_END.sub("", m.group("statement")))
     return None

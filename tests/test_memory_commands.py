@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from assistant.memory_access.commands import as_said_to_them, to_them
-from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
+from memory.commands import Correct, Forget, ForgetToday, ForgetWhat, Recap, memory_command
 
 
 @pytest.mark.parametrize("said, asked", [
@@ -25,6 +25,9 @@ from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
     ("No, that's not right. My sister lives in Porto.", Correct("My sister lives in Porto")),
     ("You've got that wrong: I work at the bakery now.", Correct("I work at the bakery now")),
     ("That is wrong.", Correct("")),
+    # heard live for "Forget what I said about my sister": a forget, of what is not plain
+    ("Forget what I said I'm out my sister.", ForgetWhat("what I said I'm out my sister")),
+    ("Please forget my sister.", ForgetWhat("my sister")),
 ])
 def test_a_request_of_memory_is_read_from_its_words(said, asked):
     assert memory_command(said) == asked
@@ -38,6 +41,7 @@ def test_a_request_of_memory_is_read_from_its_words(said, asked):
     "That's not what I meant.",
     "Forget it, let's talk about something else.",
     "My friend said I should forget about him.",
+    "Forget about it, it doesn't matter.",
 ])
 def test_other_words_ask_nothing_of_memory(said):
     assert memory_command(said) is None
@@ -161,6 +165,28 @@ def test_forgetting_a_word_heard_cut_short_that_begins_two_names_asks_which(memo
     assert say(memory, "My grandma.") == "Okay, I've forgotten it."
     assert "moving" not in memory.recall("What is my grandma doing next month?")[0]
     assert "Tuesday" in memory.recall("What happened to my grandad?")[0]
+
+
+def test_a_forget_not_heard_plainly_asks_about_the_thing_it_names_and_is_never_remembered(memory):
+    for line in TOLD:
+        say(memory, line)
+    heard = "Forget what I said I'm out my sister."
+    assert say(memory, heard) == "Shall I forget what you told me about your sister?"
+    assert say(memory, "Yes.") == "Okay, I've forgotten it."
+    assert "Lisbon" not in memory.recall("Where is my sister getting married?")[0]
+    assert "limping" in memory.recall("Why was I worried?")[0]  # the rest is kept
+    assert not any("Forget" in v.text for *_, v in memory.store.items_of_person(memory.person.person_id))
+
+
+def test_a_forget_that_names_nothing_remembered_asks_what_to_forget(memory):
+    for line in TOLD:
+        say(memory, line)
+    assert say(memory, "Forget what I said I'm out the.") == "What should I forget?"
+    assert say(memory, "About my dog.") == "Okay, I've forgotten what you told me about your dog."
+    assert "limping" not in memory.recall("Why was I worried?")[0]
+    assert say(memory, "Forget everything.") == "What should I forget?"
+    assert say(memory, "Never mind.") == "Okay, I'll keep it all."
+    assert "Lisbon" in memory.recall("Where is my sister getting married?")[0]
 
 
 def test_forget_that_asks_first_and_forgets_only_on_yes(memory):

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Callable
 
 from memory import MemoryStore, PersonMemory
-from memory.commands import Correct, Forget, ForgetToday, Recap, memory_command
+from memory.commands import Correct, Forget, ForgetToday, ForgetWhat, Recap, memory_command
 from memory.enrolment import is_no, is_yes
 
 from assistant.reply.retold import second_person, their_words_as_yours
@@ -59,6 +59,9 @@ def _version_before(history: list, turn_id: int):
     return next((v for v in history if turn_id not in v.provenance), None)
 
 
+_NOTHING = re.compile(r"\W*(?:nothing|never\s*mind|forget\s+it|cancel|nothing\s+at\s+all)\b", re.I)
+_ABOUT = re.compile(r"^\W*(?:(?:forget\s+)?(?:everything\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+)?", re.I)
+_END_MARKS = re.compile(r"[\s.!?,;:]+$")
 MIN_CUT_WORD = 4  # a word heard cut short is made whole from this many letters ("gran" is too little)
 
 
@@ -95,6 +98,8 @@ class MemoryRequests:
             return Answer("Okay, I've forgotten everything you told me today.", self._forget_today)
         if isinstance(command, Forget):
             return self._forget(command.about)
+        if isinstance(command, ForgetWhat):
+            return self._forget_what(command.heard)
         if isinstance(command, Correct):
             return self._correct(command.statement)
         return None
@@ -152,6 +157,33 @@ class MemoryRequests:
             return Answer(f"Do you mean {' or '.join(to_them(w) for w in wholes)}?", then=confirmed)
         return Answer(f"Okay, I've forgotten what you told me about {things}.",
                       lambda _tid, _now: self._forget_about(about))
+
+    def _forget_what(self, heard: str) -> Answer:
+        """A forget not heard plainly: the one remembered thing its words name is asked about, else
+        what to forget is asked; nothing is forgotten before the person says."""
+        named = self._entities_about(heard)
+        if len(named) != 1:
+            return Answer("What should I forget?", then=self._forget_answered)
+        word = next(n for n in _names(named[0]) if n in _things(heard))
+        mine = re.search(rf"\b(?:my|our)\s+{re.escape(word)}\b", heard, re.I)
+        about = mine.group(0) if mine else named[0].name
+
+        def confirmed(text: str) -> Answer | None:
+            if is_yes(text):
+                return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(about))
+            if is_no(text):
+                return Answer("What should I forget?", then=self._forget_answered)
+            return None
+
+        return Answer(f"Shall I forget what you told me about {to_them(about)}?", then=confirmed)
+
+    def _forget_answered(self, text: str) -> Answer | None:
+        """The answer to "What should I forget?": a thing ("my sister", "about my sister"), "that"
+        (the last thing told), or nothing after all."""
+        if is_no(text) or _NOTHING.match(text):
+            return Answer("Okay, I'll keep it all.")
+        about = _END_MARKS.sub("", _ABOUT.sub("", text))
+        return self._forget(about if _things(about) else "")
 
     def _said_whole(self, about: str) -> list[str]:
         """`about` with a word heard cut short made whole ("my grand" → "my grandad"), once for each
