@@ -38,6 +38,7 @@ class Mention:
     start: int = 0
     named: bool = False          # a proper name, not a common noun
     known_id: int | None = None  # an existing entity of the person
+    own: bool = False            # someone of the person's own, named by what they are to them ("my sister")
 
 
 @dataclass
@@ -164,7 +165,9 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
         # what happened to them is filed under them, not under its object ("My husband lost his job")
         if not any(a <= own.start() < b for a, b in named_spans) and kind not in known_spans \
                 and f"my {kind}" not in known_spans:
-            add(kind, lx.KIND_WORDS[kind], own.start(1), False, {f"my {kind}"})
+            m = add(kind, lx.KIND_WORDS[kind], own.start(1), False, {f"my {kind}"})
+            if m:
+                m.own = True
 
     starts = _sentence_starts(text)
     for cap in _CAPS_RE.finditer(text):
@@ -233,7 +236,8 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
                 {topic.said, topic.phrase} - {topic.head})
 
     out = list(mentions.values())
-    out.sort(key=lambda m: (m.known_id is None, not m.named, m.start))
+    # who a turn is about before where or what: "My sister moved to Canada" is filed under the sister
+    out.sort(key=lambda m: (m.known_id is None, not (m.named or m.own), m.start))
     return out
 
 

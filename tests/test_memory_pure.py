@@ -183,6 +183,8 @@ def test_someone_of_ones_own_unnamed_is_what_happened_to_them_is_filed_under():
     assert ms[0].name == "husband" and "my husband" in ms[0].aliases and ms[0].schema == "family and friends"
     ms = extract.find_mentions("My aunt was rushed to hospital.", [])
     assert ms[0].name == "aunt"
+    # who it is about before where: a place named after them comes second
+    assert [m.name for m in extract.find_mentions("My uncle flew home to Jamaica.", [])] == ["uncle", "Jamaica"]
     # named, known by that word, or owning the thing spoken of: no second mention of them
     assert [m.name for m in extract.find_mentions("My sister Anna got married.", [])] == ["Anna"]
     known = [extract.Known(3, "Anna", "family and friends", ("sister", "my sister"))]
