@@ -343,6 +343,17 @@ def test_a_note_read_out_to_something_told_is_begun_again():
     assert not rc.recites("Your grandad?", told, known)  # too few words to be a note
 
 
+def test_a_reply_about_another_thing_told_before_is_begun_again():
+    # heard live: told of a sister who moved away, the reply took up the worry told the turn before
+    told = "My brother moved to Spain in the spring and I really miss him."
+    known = "6 December 2026 (today):\n- Sam is dreading Sam's exam on Friday. Sam feels nervous because of the exam."
+    assert rc.answers_another("I'm sorry to hear that you're feeling nervous about the exam.", told, known)
+    assert rc.bad_start("I'm sorry to hear that you're feeling nervous about the exam.", told, [], known)
+    assert not rc.answers_another("I'm sorry, you must miss him.", told, known)  # what they just said
+    assert not rc.answers_another("That must be hard. How are you holding up?", told, known)  # nothing from before
+    assert not rc.answers_another("Your exam is on Friday.", "When is my exam?", known)  # asked
+
+
 def test_a_short_reply_said_again_whole_is_begun_again():
     # heard live on a second day: "You are Dana." to a greeting, and again to a worry
     worry = "I'm a bit worried because Max has been limping on his back leg since Sunday."

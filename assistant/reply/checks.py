@@ -104,6 +104,17 @@ def recites(piece: str, heard: str, known: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not asks(heard) and not new_words(words, known)
 
 
+def answers_another(piece: str, heard: str, known: str) -> bool:
+    """To something the person told rather than asked, a piece about another thing they told before
+    (two words or more of `known`, the notes and their earlier turns) with nothing of what they just
+    said: "I'm sorry to hear that you're feeling nervous about driving test." to "My sister moved to
+    Canada last month and I really miss her", heard live, after the test had been told."""
+    if asks(heard):
+        return False
+    words, now = stems(content_words(piece)), stems(word_set(heard))
+    return not words & now and len(words & stems(content_words(known))) >= 2
+
+
 def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
     lead-in of a word or two, or a short clause with nothing of its own, only what was just said
@@ -264,6 +275,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     (`recites`), by saying it does not know what `known` (the notes, what was said before) speaks
     of or when nothing was asked ("I don't know, you haven't told me your speech yet." to "I have
     to give a speech…": the worked example of not knowing, followed where it does not belong), or
+    about another thing they told before, with nothing of what they just said, or
     as an earlier reply began, or as the whole of a short one (a small model copies its last answer
     into the next), or, asked about someone of theirs, as that one ("I'm feeling better now." to
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
@@ -275,7 +287,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
-            or recites(start, heard, known):
+            or recites(start, heard, known) or answers_another(start, heard, known):
         return True
     if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
             or ignores_trouble(start, heard, bad_news) or cheers_bad_news(start, heard, bad_news) \
