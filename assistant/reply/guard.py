@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, not_told, praises_untold, recites, said_again, undecided_start
+from assistant.reply.checks import (answers_another, bad_start, not_told, praises_untold, recites, said_again,
+                                    undecided_start)
 from assistant.reply.general_checks import parrots
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import cheers_bad_news, told_of_trouble
@@ -58,12 +59,14 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             yield from pieces
             return
         # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out,
-        # says an earlier reply again, says it was never told what was just told or cheers bad news
+        # answers another thing told before, says an earlier reply again, says it was never told what
+        # was just told or cheers bad news
         # (the caller's acknowledgement is better than "I don't have information about the train
         # cancellation" or "That's great to hear!")
         if attempt == TRIES - 1:
             if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
-                    or said_again(start, earlier) or not_told(start) and not asks(heard)
+                    or answers_another(start, heard, known) or said_again(start, earlier)
+                    or not_told(start) and not asks(heard)
                     or cheers_bad_news(start, heard, bad_news)):
                 yield from head
                 yield from pieces
