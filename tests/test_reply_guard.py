@@ -223,6 +223,11 @@ def test_a_last_try_about_another_thing_told_before_is_not_voiced():
     assert list(begun_well(make, heard, known=known)) == [] and len(calls) == TRIES
     make, calls, _ = scripted(other, ["Oh, you must miss him a lot."])
     assert list(begun_well(make, heard, known=known)) == ["Oh, you must miss him a lot."]
+    # sympathy cut before what it is for waits for it: heard live, "I'm sorry to hear" was voiced alone
+    make, calls, _ = scripted(["I'm sorry to hear", "that you're feeling nervous about the exam."],
+                              ["I'm sorry to hear", "that, you must miss him."])
+    assert list(begun_well(make, heard, known=known)) == ["I'm sorry to hear", "that, you must miss him."]
+    assert len(calls) == 2
 
 
 def test_a_stock_opening_after_a_lead_in_is_begun_again():

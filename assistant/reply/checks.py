@@ -30,6 +30,9 @@ from text.words import NUMBER_WORDS, as_digits
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
 # hear that"): the next piece decides.
 _OPENS_EITHER = re.compile(r"^\W*(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|unfortunately)\W*$", re.I)
+# Sympathy cut before what it is for ("I'm sorry to hear", then "that you're feeling nervous about
+# driving test." of a thing told before, heard live): the next piece says what it is about
+_SORRY_TO_HEAR = re.compile(r"^\W*(?:i'm |i am )?(?:so |very |really )?sorry to hear(?: that| about)?[\s,]*$", re.I)
 SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgement, not a copy
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
@@ -116,8 +119,8 @@ def answers_another(piece: str, heard: str, known: str) -> bool:
 
 
 def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
-    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal, a
-    lead-in of a word or two, or a short clause with nothing of its own, only what was just said
+    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal or
+    sympathy not yet saying what for ("I'm sorry to hear"), a lead-in of a word or two, or a short clause with nothing of its own, only what was just said
     ("Before that," to "What did I do before that?"), which the next piece may turn into a copy
     that is then left unsaid, the clause alone; told something, likewise one with only what they
     told before (`known`: the notes, their earlier turns), which the next piece may turn into a
@@ -125,7 +128,7 @@ def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     clause that already says back SAYS_BACK_MIN_WORDS of their words ("You've just come back" to
     "I've just come back from a run") is judged now (bad_start): waiting for the rest of a sentence
     read aloud cost a whole sentence's generation."""
-    if _OPENS_EITHER.match(piece):
+    if _OPENS_EITHER.match(piece) or _SORRY_TO_HEAR.match(piece):
         return True
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
