@@ -45,12 +45,11 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
                        r"(is|are|has been|have been) in (hospital|intensive care)|about to|appointment)\b"),
 ))
 
-GOOD = ("happy", "excited", "relieved")
-BAD = ("sad", "worried", "frustrated", "tired")
+GOOD = ("happy", "excited", "relieved")  # the rest of memory/implied.py's kinds are bad news
 
 
 def standing(text: str) -> list[Standing]:
-    """Pure. The ways the words say the situation stands, in the order of _CUES (the first decides)."""
+    """Pure. The ways the words say the situation stands, in the order of _CUES."""
     return [s for s, pattern in _CUES if pattern.search(text)]
 
 
@@ -66,7 +65,7 @@ def lean(text: str) -> int:
 
 def appraised(label: str, text: str) -> str:
     """Pure. The feeling a turn implies, given the one the described situations suggest (`label`,
-    one of GOOD or BAD) and how the words say the situation stands: a feared harm averted is relief
+    a kind of memory/implied.py) and how the words say the situation stands: a feared harm averted is relief
     whatever the topic suggested; otherwise the valence stays and the standing picks the feeling
     within it. Without any cue the feeling is taken as it was heard."""
     cues = standing(text)

@@ -63,6 +63,11 @@ _CORRECT_NOT = re.compile(_LEAD + r"(?:that's|that\s+is)\s+not\s+(?:right|true|c
 _END = re.compile(r"[\s.!?,;:]+$")
 
 
+def without_end_marks(text: str) -> str:
+    """The words without the marks and spaces after them ("my sister." → "my sister")."""
+    return _END.sub("", text)
+
+
 def _clean(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").split())
 
@@ -75,11 +80,11 @@ def memory_command(text: str) -> Command | None:
     if _FORGET_TODAY.search(said):
         return ForgetToday()
     if m := _FORGET_ABOUT.search(said):
-        return Forget(_END.sub("", m.group("about")))
+        return Forget(without_end_marks(m.group("about")))
     if _FORGET_THAT.search(said):
         return Forget("")
     if m := _FORGET_ANY.search(said):
-        return ForgetWhat(_END.sub("", m.group("heard")).strip())
+        return ForgetWhat(without_end_marks(m.group("heard")).strip())
     if m := _CORRECT.search(said) or _CORRECT_NOT.search(said):
-        return Correct(_END.sub("", m.group("statement")))
+        return Correct(without_end_marks(m.group("statement")))
     return None

@@ -150,6 +150,7 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
             m.known_id = entity.id
     known_spans = {e.name.lower() for e in known} | {a.lower() for e in known for a in e.aliases}
 
+    named_spans = []  # "my sister Anna": the relation and its name
     for rel in _RELATION_RE.finditer(text):
         kind, name = rel.group(1).lower(), _strip_possessive(rel.group(2))
         if name.lower() in lx.NOT_NAMES:
@@ -159,7 +160,7 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
             aliases |= {"dog"} if kind in ("puppy", "beagle", "labrador") else set()
             aliases |= {"pet"}
         add(name, lx.KIND_WORDS[kind], rel.start(2), True, aliases)
-    named_spans = [rel.span() for rel in _RELATION_RE.finditer(text)]
+        named_spans.append(rel.span())
     for own in _OWN_RE.finditer(text):
         kind = own.group(1).lower()
         # what happened to them is filed under them, not under its object ("My husband lost his job")

@@ -119,12 +119,12 @@ def answers_another(piece: str, heard: str, known: str) -> bool:
 
 
 def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
-    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal or
-    sympathy not yet saying what for ("I'm sorry to hear"), a lead-in of a word or two, or a short clause with nothing of its own, only what was just said
-    ("Before that," to "What did I do before that?"), which the next piece may turn into a copy
-    that is then left unsaid, the clause alone; told something, likewise one with only what they
-    told before (`known`: the notes, their earlier turns), which the next piece may turn into a
-    note read out ("You are teaching Mass" to "I quit teaching…", then "at Hillside School."). A
+    """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal,
+    sympathy not yet saying what for ("I'm sorry to hear"), a lead-in of a word or two, or a
+    short clause with nothing of its own, only what was just said ("Before that," to "What did I
+    do before that?"), which the next piece may turn into a copy that is then left unsaid, the
+    clause alone; told something, likewise one with only what they told before (`known`: the
+    notes, their earlier turns), which the next piece may turn into a note read out ("You are teaching Mass" to "I quit teaching…", then "at Hillside School."). A
     clause that already says back SAYS_BACK_MIN_WORDS of their words ("You've just come back" to
     "I've just come back from a run") is judged now (bad_start): waiting for the rest of a sentence
     read aloud cost a whole sentence's generation."""
