@@ -120,6 +120,7 @@ def test_affect_and_cause(text, label, cause_word):
     ("I'm sick of the roadworks outside.", "frustrated", "the roadworks outside"),
     ("I'm fuming about the parking fine.", "angry", "the parking fine"),
     ("I'm knackered after the gym.", "tired", "the gym"),
+    ("The commute is wearing me out.", "tired", "The commute"),
     ("I feel so alone since the divorce.", "lonely and sad", "the divorce"),
     ("I'm gutted about the match.", "disappointed and down", "the match"),
     # one word after "about" is the cause where nothing says more
