@@ -54,7 +54,11 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
 }
 _NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
 _PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]
-_CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|to|by|with|when|after)\b\s*", re.I)
+_CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|of|to|by|with|when|after)\b\s*", re.I)
+# A cause is said with the word that led it: "worried about Max", "annoyed with Tom", "tired after
+# the move", "relieved that the scan was clear" (as "because Max" it read wrong); one led by nothing,
+# or by "because", is said after "because"
+_THING_LEAD = re.compile(r"^(?:because of|about|since|that|as|for|of|to|by|with|when|after)\s", re.I)
 _PRONOUN_ONLY = re.compile(r"^\W*(it|that|this|them|him|her|so|too|really|though)?\W*$", re.I)
 # Words that say nothing of what happened: a cause made of these alone ("It was an", "Hah, yeah!")
 # is no cause
@@ -157,6 +161,8 @@ def _clause_before(sentence: str, pos: int) -> str:
     return piece if len(piece.split()) >= 2 and _says_something(piece) else ""
 
 
+# ...and what wears one out, gets one down, drives one mad is the subject before: "because of" it
+_SUBJECT_IS_CAUSE = re.compile(r"wear|get|break|broke|drive|doing|made", re.I)
 _OBJECT_IS_CAUSE = re.compile(r"lov|dread|I (?:really |so |still )?miss|missing|sick (?:of|and tired)", re.I)
 
 
@@ -173,14 +179,28 @@ def find_cause(text: str, match: re.Match) -> str | None:
     cause = after[lead.end():] if lead else (after if of_object or clause_after else "")
     cause = re.split(r"[,;]\s*(?:but|and)?\s*|\s+but\s+", cause)[0].strip().rstrip(".!?")
     says = bool(cause) and not _PRONOUN_ONLY.match(cause) and _says_something(cause)
+    led = f"{lead.group(0).strip(' ,').lower()} " if lead else "about " if of_object else ""
+    led = led if _THING_LEAD.match(led) else ""  # else a clause, said after "because"
     if says and len(cause.split()) >= 2:
-        return cause
+        return led + cause
     sentence, pos = _sentence_around(text, match.start())
     before = _clause_before(sentence, pos)
+    if before and _SUBJECT_IS_CAUSE.match(match.group(0)):
+        return "because of " + re.sub(r"^(?:The|A|An|My|Our|This|That)\b", lambda m: m.group(0).lower(), before)
     if before:
         return before
     # a single word after "about", "for"…, where nothing else says more: "I'm worried about Max"
-    return main_event(text) or (cause if says and lead else None)
+    return main_event(text) or (led + cause if says and lead else None)
+
+
+
+def with_cause(cause: str | None) -> str:
+    """What follows "Dana feels worried" in a note: "about Max" for a thing said with its word
+    (find_cause keeps it), "because Max has been limping" for what happened."""
+    if not cause:
+        return ""
+    cause = cause.rstrip(". ")
+    return f" {cause}" if _THING_LEAD.match(cause) else f" because {cause}"
 
 
 def detect_affect(text: str) -> Affect | None:

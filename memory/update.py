@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from text.words import split_sentences
 
 from . import lexicon as lx
+from .affect import with_cause
 
 MAX_WORDS = 90          # an item's whole text
 HISTORY_WORDS = 45      # the "Before that" part of a deterministic composition
@@ -48,7 +49,7 @@ def render(d: Draft, name: str = "") -> str:
         parts.append(_sentence("Before that, " + "; ".join(before)))
     if d.emotion and d.emotion.lower()[:5] not in d.current.lower():
         who = f"{name} feels" if name else "I feel"
-        parts.append(_sentence(f"{who} {d.emotion}" + (f" because {d.cause.rstrip('. ')}" if d.cause else "")))
+        parts.append(_sentence(f"{who} {d.emotion}{with_cause(d.cause)}"))
     return " ".join(parts)
 
 
@@ -191,7 +192,7 @@ def compose(old: Draft, new: Draft, name: str = "") -> Draft:
     if gone:
         segments.append(f"{old.when}: {gone}" if old.when and old.when not in gone else gone)
         if old.emotion and old.emotion.lower()[:5] not in old.current.lower():
-            segments[-1] += f", and {name or 'I'} felt {old.emotion}" + (f" because {old.cause}" if old.cause else "")
+            segments[-1] += f", and {name or 'I'} felt {old.emotion}{with_cause(old.cause)}"
     emotion, cause = (new.emotion, new.cause) if new.emotion else (old.emotion, old.cause)
     current = ". ".join([*standing, new.current.rstrip(". ")])
     return replace(new, current=current, history=bound_history(segments), emotion=emotion, cause=cause,
@@ -205,7 +206,8 @@ At most 60 words. Answer with exactly one line that starts with "MEMORY:"."""
 
 
 def prompt_messages(name: str, old_text: str, new: Draft) -> list[dict]:
-    feeling = f"\nEmotion: {new.emotion}" + (f" (because {new.cause})" if new.cause else "") if new.emotion else ""
+    feeling = f"\nEmotion: {new.emotion}" + (f" ({with_cause(new.cause).strip()})" if new.cause else "") \
+        if new.emotion else ""
     return [{"role": "system", "content": PROMPT.format(name=name or "the person")},
             {"role": "user", "content": f"OLD: {old_text}\nNEW ({new.when}): {new.current}{feeling}"}]
 

@@ -111,25 +111,34 @@ def test_affect_and_cause(text, label, cause_word):
 
 @pytest.mark.parametrize("text, label, cause", [
     # everyday words for a feeling, each under its basic one
-    ("I'm so pleased with the new kitchen.", "happy", "the new kitchen"),
-    ("I'm over the moon about the baby.", "happy", "the baby"),
-    ("We're buzzing about the trip.", "excited", "the trip"),
-    ("I'm dreading the dentist tomorrow.", "nervous", "the dentist tomorrow"),
-    ("I really miss my brother.", "sad", "my brother"),
-    ("Honestly the weather is getting me down.", "sad", "the weather"),
-    ("I'm sick of the roadworks outside.", "frustrated", "the roadworks outside"),
-    ("I'm fuming about the parking fine.", "angry", "the parking fine"),
-    ("I'm knackered after the gym.", "tired", "the gym"),
-    ("The commute is wearing me out.", "tired", "The commute"),
-    ("I feel so alone since the divorce.", "lonely and sad", "the divorce"),
-    ("I'm gutted about the match.", "disappointed and down", "the match"),
+    ("I'm so pleased with the new kitchen.", "happy", "with the new kitchen"),
+    ("I'm over the moon about the baby.", "happy", "about the baby"),
+    ("We're buzzing about the trip.", "excited", "about the trip"),
+    ("I'm dreading the dentist tomorrow.", "nervous", "about the dentist tomorrow"),
+    ("I really miss my brother.", "sad", "about my brother"),
+    ("Honestly the weather is getting me down.", "sad", "because of the weather"),
+    ("I'm sick of the roadworks outside.", "frustrated", "about the roadworks outside"),
+    ("I'm fuming about the parking fine.", "angry", "about the parking fine"),
+    ("I'm knackered after the gym.", "tired", "after the gym"),
+    ("The commute is wearing me out.", "tired", "because of the commute"),
+    ("I feel so alone since the divorce.", "lonely and sad", "since the divorce"),
+    ("I'm gutted about the match.", "disappointed and down", "about the match"),
     # one word after "about" is the cause where nothing says more
-    ("I'm nervous about work.", "nervous", "work"),
+    ("I'm nervous about work.", "nervous", "about work"),
     ("I'm so happy about it.", "happy", None),
 ])
 def test_everyday_words_for_a_feeling(text, label, cause):
     found = affect.detect_affect(text)
     assert found is not None and (found.label, found.cause) == (label, cause)
+
+
+def test_a_note_says_the_cause_with_the_word_that_led_it():
+    from memory.affect import with_cause
+
+    assert with_cause("about Max") == " about Max"
+    assert with_cause("that the scan was clear.") == " that the scan was clear"
+    assert with_cause("Max has been limping") == " because Max has been limping" and with_cause(None) == ""
+    assert with_cause("because of the rain") == " because of the rain"
 
 
 @pytest.mark.parametrize("text", ["I live alone near the station.", "I missed the bus this morning.",
