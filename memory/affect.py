@@ -54,11 +54,12 @@ EMOTIONS: dict[str, tuple[float, float, tuple[str, ...]]] = {
 }
 _NEGATION = re.compile(r"\b(not|never|no longer|n't)\s+(\w+\s+)?$", re.I)
 _PATTERNS = [(label, re.compile(r"\b(" + "|".join(stems) + r")", re.I)) for label, (_, _, stems) in EMOTIONS.items()]
-_CAUSE_LEAD = re.compile(r"^\W*(?:because(?: of)?|about|since|that|as|for|of|to|by|with|when|after)\b\s*", re.I)
-# A cause is said with the word that led it: "worried about Max", "annoyed with Tom", "tired after
-# the move", "relieved that the scan was clear" (as "because Max" it read wrong); one led by nothing,
-# or by "because", is said after "because"
-_THING_LEAD = re.compile(r"^(?:because of|about|since|that|as|for|of|to|by|with|when|after)\s", re.I)
+# Words that lead a feeling's cause; but for "because", the cause is said with its word: "worried
+# about Max", "annoyed with Tom", "tired after the move", "relieved that the scan was clear" (as
+# "because Max" it read wrong); one led by nothing, or by "because", is said after "because"
+_LEADS = r"because of|about|since|that|as|for|of|to|by|with|when|after"
+_CAUSE_LEAD = re.compile(rf"^\W*(?:{_LEADS}|because)\b\s*", re.I)
+_THING_LEAD = re.compile(rf"^(?:{_LEADS})\s", re.I)
 _PRONOUN_ONLY = re.compile(r"^\W*(it|that|this|them|him|her|so|too|really|though)?\W*$", re.I)
 # Words that say nothing of what happened: a cause made of these alone ("It was an", "Hah, yeah!")
 # is no cause

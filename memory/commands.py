@@ -49,8 +49,9 @@ _RECAP = re.compile(_LEAD + r"(?:what|tell\s+me\s+what|tell\s+me\s+everything)\s
 _FORGET_TODAY = re.compile(_LEAD + r"forget\s+(?:everything|all|all\s+of\s+it|what\s+i\s+(?:said|told\s+you))"
                            r"(?:\s+(?:that\s+)?i\s+(?:said|told\s+you|talked\s+about))?\s+(?:from\s+|of\s+)?today\b"
                            r"|" + _LEAD + r"forget\s+today\b", re.I)
-_FORGET_ABOUT = re.compile(_LEAD + r"forget\s+(?:everything\s+|all\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+"
-                           r"(?!it\s*(?:[.!?,]|$))(?P<about>.+)", re.I)  # ("forget about it": never mind)
+_WHAT_ABOUT = r"(?:everything\s+|all\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+"  # "(what I said) about"
+_FORGET_ABOUT = re.compile(_LEAD + r"forget\s+" + _WHAT_ABOUT + r"(?!it\s*(?:[.!?,]|$))(?P<about>.+)",
+                           re.I)  # ("forget about it": never mind)
 _FORGET_THAT = re.compile(_LEAD + r"forget\s+(?:that|it|this|what\s+i\s+(?:just\s+)?(?:said|told\s+you))\s*(?:[.!?]|$)",
                           re.I)
 # Any other request that begins "Forget…", but not "Forget it, never mind", which asks nothing
@@ -61,6 +62,18 @@ _CORRECT = re.compile(_LEAD + r"(?:that's|that\s+is|that\s+was|that's\s+not|you'
 _CORRECT_NOT = re.compile(_LEAD + r"(?:that's|that\s+is)\s+not\s+(?:right|true|correct)\b[\s,.!:;-]*(?P<statement>.*)",
                           re.I)
 _END = re.compile(r"[\s.!?,;:]+$")
+
+
+_NOTHING = re.compile(r"\W*(?:nothing|never\s*mind|forget\s+it|cancel)\b", re.I)
+_ANSWER_ABOUT = re.compile(r"^\W*(?:forget\s+)?(?:" + _WHAT_ABOUT + ")?", re.I)
+
+
+def what_to_forget(answer: str) -> str | None:
+    """An answer to "What should I forget?" as the thing it names ("About my sister." → "my
+    sister"); None for nothing after all ("Never mind")."""
+    if _NOTHING.match(answer):
+        return None
+    return without_end_marks(_ANSWER_ABOUT.sub("", answer))
 
 
 def without_end_marks(text: str) -> str:

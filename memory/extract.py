@@ -61,12 +61,12 @@ _NOUNS = sorted(lx.ENTITY_NOUNS, key=len, reverse=True)
 _NOUN_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in _NOUNS) + r")s?(?![\w])", re.I)
 _KINDS = sorted(lx.KIND_WORDS, key=len, reverse=True)
 _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*"
-_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:little|big|older|younger|new|old|beagle|"
-                          r"rescue|baby|best)\s+)*(" + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
+_BEFORE_KIND = r"(?:(?:little|big|older|younger|new|old|beagle|rescue|baby|best)\s+)*"  # "my little sister"
+_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+" + _BEFORE_KIND + "("
+                          + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
 # "my husband": someone of the person's own, not named in this turn ("my uncle's bakery" is about the bakery)
-_OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|new|old|rescue|baby|best)\s+)*("
-                     + "|".join(_KINDS) + r")(?![\w'’])")
+_OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + r")(?![\w'’])")
 
 # A capitalised word that only starts a sentence ("Seeing you there…", "Appreciate it!") is taken for
 # a name only if English seldom uses it: at or above this Zipf frequency (wordfreq: 4.7 is about 50 per

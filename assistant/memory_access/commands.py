@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Callable
 
 from memory import MemoryStore, PersonMemory
-from memory.commands import Correct, Forget, ForgetToday, ForgetWhat, Recap, memory_command, without_end_marks
+from memory.commands import Correct, Forget, ForgetToday, ForgetWhat, Recap, memory_command, what_to_forget
 from memory.enrolment import is_no, is_yes
 
 from assistant.reply.retold import second_person, their_words_as_yours
@@ -59,8 +59,6 @@ def _version_before(history: list, turn_id: int):
     return next((v for v in history if turn_id not in v.provenance), None)
 
 
-_NOTHING = re.compile(r"\W*(?:nothing|never\s*mind|forget\s+it|cancel)\b", re.I)
-_ABOUT = re.compile(r"^\W*(?:(?:forget\s+)?(?:everything\s+|what\s+i\s+(?:said|told\s+you)\s+)?about\s+)?", re.I)
 MIN_CUT_WORD = 4  # a word heard cut short is made whole from this many letters ("gran" is too little)
 
 
@@ -179,9 +177,9 @@ class MemoryRequests:
     def _forget_answered(self, text: str) -> Answer | None:
         """The answer to "What should I forget?": a thing ("my sister", "about my sister"), "that"
         (the last thing told), or nothing after all."""
-        if is_no(text) or _NOTHING.match(text):
+        about = what_to_forget(text)
+        if about is None or is_no(text):
             return Answer("Okay, I'll keep it all.")
-        about = without_end_marks(_ABOUT.sub("", text))
         return self._forget(about if _things(about) else "")
 
     def _said_whole(self, about: str) -> list[str]:
