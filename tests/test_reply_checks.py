@@ -444,6 +444,22 @@ def test_a_trouble_told_is_met_before_it_is_mended():
     assert not rc.advises_first("You should try the new bakery.", "We moved to a new street last month.")  # no trouble
 
 
+def test_their_words_said_back_behind_it_sounds_like_are_begun_again():
+    # heard on the replies benchmark
+    told = "My wife is having surgery on her heart tomorrow."
+    assert rc.says_back("It sounds like your wife is having surgery on her heart tomorrow.", told)
+    assert rc.bad_start("It sounds like your wife is having surgery on her heart tomorrow.", told)
+    assert rc.tells_them_back("It sounds like you sold the house", "We sold the house for more than we asked.")
+    assert not rc.says_back("It sounds like a worrying time for you both.", told)
+    assert not rc.tells_them_back("It sounds like you got a great price!", "We sold the house for more than we asked.")
+
+
+def test_saying_it_has_not_got_what_is_theirs_is_begun_again():
+    told = "My wife is having surgery on her heart tomorrow."
+    assert rc.bad_start("I don't have a wife, but I can tell you that your wife is having surgery.", told)
+    assert not rc.bad_start("I don't have any news of my own, but I hope it goes well.", told)
+
+
 def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     told = "The ferry was cancelled again and I missed my meeting."
     assert rc.tells_their_feeling("You are very sorry,", told)  # (heard live, of a cancelled train)
@@ -454,6 +470,10 @@ def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     assert not rc.tells_their_feeling("You are very relieved.", "Mum is home and I'm so relieved.")  # told
     assert not rc.tells_their_feeling("You are right.", "I think it will rain.")  # no feeling
     assert not rc.tells_their_feeling("You are worried about your knee.", "What's been bothering me?")  # asked
+    # in any clause, glad of it or not (heard live, to "My son Leo starts school next week.")
+    assert rc.tells_their_feeling("You are very busy, but I'm glad you're feeling better.", told)
+    assert not rc.tells_their_feeling("I'm glad you're feeling better.", "I'm feeling a lot better today.")
+    assert not rc.tells_their_feeling("I hope you feel better soon.", "I've got a cold.")  # a wish
 
 
 def test_saying_it_was_never_told_answers_only_a_question():

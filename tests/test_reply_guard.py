@@ -158,6 +158,16 @@ def test_a_last_try_that_says_it_was_never_told_what_was_just_told_is_not_voiced
     assert len(calls) == TRIES
 
 
+def test_a_last_try_that_hands_them_a_feeling_they_did_not_tell_is_not_voiced():
+    """(heard on the replies benchmark, three tries at "…my manager moved the deadline again.": the last
+    voiced "You are very sorry for the inconvenience."); the caller acknowledges instead."""
+    heard = "I have had such a long day, my manager moved the deadline again."
+    make, calls, _ = scripted(*([["You are very sorry", "for the inconvenience."]] * TRIES))
+    assert list(begun_well(make, heard)) == [] and len(calls) == TRIES
+    make, calls, _ = scripted(*([["You must be fed up,", "that's the second time."]] * TRIES))
+    assert list(begun_well(make, heard)) == ["You must be fed up,", "that's the second time."]
+
+
 def test_bad_news_cheered_is_begun_again_and_never_voiced():
     died = "Our neighbour passed away last night."
     make, calls, _ = scripted(["That's great to hear!"], ["I'm so sorry.", "Were you close?"])

@@ -19,7 +19,7 @@ from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
 from assistant.reply.general_checks import has_layout, is_refusal
-from assistant.reply.perspective import speaks_as_theirs
+from assistant.reply.perspective import disowns, speaks_as_theirs
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, advises_first, cheers_bad_news, ignores_trouble, told_of_trouble,
@@ -37,22 +37,31 @@ SAYS_BACK_MIN_WORDS = 3  # fewer content words than this is a short acknowledgem
 _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i told you)\b", re.I)
 
 
+# "It sounds like …" said before their own words adds nothing of its own to them
+_SOUNDS_LIKE = r"^\W*(?:it\s+)?(?:sounds|seems|looks)\s+(?:like|as if|as though)\s+"
+_FRAME = re.compile(_SOUNDS_LIKE, re.I)
+
+
 def says_back(piece: str, heard: str) -> bool:
     """Every content word of the piece is the person's: their sentence said back to them ("You've
-    just come back from a run in the park" to "I've just come back from a run in the park")."""
-    words = content_words(piece)
+    just come back from a run in the park" to "I've just come back from a run in the park"), framed
+    or not ("It sounds like your wife is having surgery on her heart tomorrow.", heard on the replies
+    benchmark)."""
+    words = content_words(_FRAME.sub("", piece, count=1))
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
-_YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b", re.I)
+_YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b"
+                      rf"|{_SOUNDS_LIKE}you\b", re.I)
 _WHEN_SAID = {"today", "now", "just", "again", "earlier"}  # words that place what they told, and add nothing
 
 
 def tells_them_back(piece: str, heard: str) -> bool:
-    """Told something, "You are …" (or "You were …") with only their own words: fewer than
-    says_back needs, but no reply ("You are Dana." to "Hi Hearth, I'm Dana. I just got back from a
-    walk", "You are Priya again." to "Hi, it's Priya again", both heard live; "You were walking with
-    Max today." to the walk, the demo's). A word is theirs in any ending ("walk", "walking").
+    """Told something, "You are …" (or "You were …", "It sounds like you …") with only their own
+    words: fewer than says_back needs, but no reply ("You are Dana." to "Hi Hearth, I'm Dana. I just
+    got back from a walk", "You are Priya again." to "Hi, it's Priya again", both heard live; "You
+    were walking with Max today." to the walk, the demo's; "It sounds like you sold the house" to
+    "We sold the house for more than we asked."). A word is theirs in any ending ("walk", "walking").
     Asked "Am I…?", it is the answer."""
     opening = _YOU_ARE.match(piece)
     words = content_words(piece[opening.end():]) if opening else set()
@@ -63,20 +72,30 @@ def tells_them_back(piece: str, heard: str) -> bool:
 
 _YOU_FEEL = re.compile(r"^\W*(?:you are|you're|you feel)\s+"
                        r"(?:(?:very|so|really|quite|a bit|a little|feeling)\s+)*([a-z]+)", re.I)
+# gladness that they are better, anywhere in the reply: a recovery nobody told of
+_GLAD_BETTER = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?(better|recover\w*)", re.I)
 
 
 def tells_their_feeling(piece: str, heard: str) -> bool:
     """Told something, "You are very sorry," (or "You feel happy") with a feeling they did not
-    state (a word of the emotion lexicon, or "sorry", not among what they said by its stem): a small
-    model hands the person the feeling its notes or its own sympathy hold ("You are very sorry," to
-    a cancelled train, heard live). "You must be thrilled!" guesses, as people do, and is left be.
-    Asked "Am I…?", it is the answer."""
+    state (a word of the emotion lexicon, or "sorry", not among what they said by its stem), or
+    "I'm glad you're feeling better" with nothing said of getting better: a small model hands the
+    person the feeling its notes or its own sympathy hold ("You are very sorry," to a cancelled
+    train, and "You are very busy, but I'm glad you're feeling better." to a son starting school,
+    both heard live). "You must be thrilled!" guesses, as people do, and is left be. Asked "Am I…?",
+    it is the answer."""
+    if asks(heard):
+        return False
+    theirs = stems(word_set(heard))
+    better = _GLAD_BETTER.search(piece)
+    if better and better.group(1)[:4].lower() not in theirs:
+        return True
     said = _YOU_FEEL.match(piece)
-    if not said or asks(heard):
+    if not said:
         return False
     word = said.group(1).lower()
     feeling = word == "sorry" or detect_affect(f"I'm {word}") is not None
-    return feeling and word[:4] not in stems(word_set(heard))
+    return feeling and word[:4] not in theirs
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
@@ -284,10 +303,11 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
     told, with neither sympathy nor anything of what they told or with advice before any sympathy,
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
-    greeting Hearth itself."""
+    greeting Hearth itself, or by saying it has not got what they called theirs."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start, heard) \
             or says_back(start, heard) \
-            or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard):
+            or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard) \
+            or disowns(start, heard):
         return True
     if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
             or recites(start, heard, known) or answers_another(start, heard, known):

@@ -15,8 +15,9 @@ import re
 from typing import Callable, Generator, Iterator
 
 from assistant.reply.checks import (answers_another, bad_start, not_told, praises_untold, recites, said_again,
-                                    undecided_start)
+                                    tells_their_feeling, undecided_start)
 from assistant.reply.general_checks import parrots
+from assistant.reply.perspective import disowns
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import cheers_bad_news, told_of_trouble
 from text.questions import asks
@@ -60,14 +61,15 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             return
         # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out,
         # answers another thing told before, says an earlier reply again, says it was never told what
-        # was just told or cheers bad news
+        # was just told, hands them a feeling they did not tell, says it has not got what is theirs or
+        # cheers bad news
         # (the caller's acknowledgement is better than "I don't have information about the train
-        # cancellation" or "That's great to hear!")
+        # cancellation", "You are very sorry for the inconvenience." or "That's great to hear!")
         if attempt == TRIES - 1:
             if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
                     or answers_another(start, heard, known) or said_again(start, earlier)
-                    or not_told(start) and not asks(heard)
-                    or cheers_bad_news(start, heard, bad_news)):
+                    or not_told(start) and not asks(heard) or tells_their_feeling(start, heard)
+                    or disowns(start, heard) or cheers_bad_news(start, heard, bad_news)):
                 yield from head
                 yield from pieces
             pieces.close()

@@ -182,6 +182,17 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
             if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
 
 
+_NOT_HAVE = re.compile(r"\bi\s+(?:don't|do\s+not|didn't|did\s+not)\s+have\s+(?:a|an|any)\s+([a-z]+)", re.I)
+
+
+def disowns(reply: str, heard: str) -> bool:
+    """Pure. Hearth says it has not got what the person just called theirs: "I don't have a wife, but…"
+    to "My wife is having surgery…" (heard on the replies benchmark). A small model answers their
+    "my" as if it were asked of its own."""
+    theirs = their_things([heard])
+    return any(m.group(1).lower() in theirs for m in _NOT_HAVE.finditer(reply))
+
+
 def own_names(name: str | None, said: list[str], notes: str) -> set[str]:
     """The person's names: the one they are known by, one given this session ("Hi, I'm Sam" before
     any enrolment), or one given in what they told before (a note "I'm Dana.", for a desk whose one
