@@ -72,7 +72,13 @@ KIND_WORDS: dict[str, str] = {
                                          "daughter", "wife", "husband", "partner", "friend", "best friend",
                                          "grandma", "grandmother", "grandpa", "grandfather", "aunt", "uncle",
                                          "cousin", "boyfriend", "girlfriend", "niece", "nephew", "mentor",
-                                         "neighbour", "neighbor", "colleague", "boss", "coworker")},
+                                         "neighbour", "neighbor", "colleague", "boss", "coworker",
+                                         # the rest of a household and family, one or several of them
+                                         "parents", "kids", "children", "twins", "grandson", "granddaughter",
+                                         "grandchildren", "grandkids", "fiance", "fiancé", "fiancee", "fiancée",
+                                         "stepson", "stepdaughter", "stepmother", "stepfather", "in-laws",
+                                         "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law",
+                                         "flatmate", "roommate", "housemate", "teacher")},
     **{w: "pets" for w in ("dog", "puppy", "cat", "kitten", "beagle", "labrador", "horse", "hamster", "parrot",
                            "rabbit", "pet")},
 }
@@ -80,7 +86,8 @@ KIND_WORDS: dict[str, str] = {
 # one person, and so is "Mum" said as a name.
 SAME_RELATION: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
     "mother mom mum mummy mommy", "father dad daddy", "grandmother grandma granny nana",
-    "grandfather grandpa grandad granddad"))
+    "grandfather grandpa grandad granddad", "kids children", "grandchildren grandkids",
+    "fiance fiancé fiancee fiancée"))
 RELATION_GROUP: dict[str, frozenset[str]] = {word: group for group in SAME_RELATION for word in group}
 
 
