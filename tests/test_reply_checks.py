@@ -454,6 +454,16 @@ def test_their_words_said_back_behind_it_sounds_like_are_begun_again():
     assert not rc.tells_them_back("It sounds like you got a great price!", "We sold the house for more than we asked.")
 
 
+def test_heard_live_a_good_plan_to_bad_news_and_very_well_to_a_worry_are_begun_again():
+    from assistant.reply.troubles import cheers_bad_news
+    told = "I have had such a long day, my manager moved the deadline again."
+    assert cheers_bad_news("That sounds like a good plan.", told, lambda heard: True)
+    assert not cheers_bad_news("That sounds like a good plan.", "I'm going to paint the shed.", lambda heard: False)
+    assert not cheers_bad_news("That sounds really hard.", told, lambda heard: True)
+    assert rc.praises_untold("You are very well, Priya.", "My wife is having surgery on her heart tomorrow.")
+    assert not rc.praises_untold("You are fine, the scan was clear.", "Am I all right?")  # asked
+
+
 def test_saying_it_has_not_got_what_is_theirs_is_begun_again():
     told = "My wife is having surgery on her heart tomorrow."
     assert rc.bad_start("I don't have a wife, but I can tell you that your wife is having surgery.", told)

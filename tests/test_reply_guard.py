@@ -158,6 +158,23 @@ def test_a_last_try_that_says_it_was_never_told_what_was_just_told_is_not_voiced
     assert len(calls) == TRIES
 
 
+def test_a_later_piece_that_hands_them_a_feeling_they_did_not_tell_is_left_unsaid():
+    heard = "I have had such a long day, my manager moved the deadline again."  # heard live
+    pieces = iter(["That sounds so annoying.", "I'm glad you're feeling better."])
+    assert list(own_words(pieces, heard, [])) == ["That sounds so annoying."]
+
+
+def test_not_knowing_again_about_another_thing_is_said_whole():
+    # heard on a replies run: the second answer of not knowing was left "I don't know,"
+    earlier = ["I don't know, you haven't told me your son's name yet."]
+    pieces = iter(["I don't know,", "you haven't told me what's happening tomorrow."])
+    assert list(own_words(pieces, "What is happening tomorrow?", earlier)) == \
+        ["I don't know,", "you haven't told me what's happening tomorrow."]
+    # told something, an earlier reply's words are still not said again
+    pieces = iter(["Oh,", "I don't know, you haven't told me your son's name yet."])
+    assert list(own_words(pieces, "My son starts school next week.", earlier)) == ["Oh,"]
+
+
 def test_a_last_try_that_hands_them_a_feeling_they_did_not_tell_is_not_voiced():
     """(heard on the replies benchmark, three tries at "…my manager moved the deadline again.": the last
     voiced "You are very sorry for the inconvenience."); the caller acknowledges instead."""

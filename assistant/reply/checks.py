@@ -273,12 +273,15 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
 _HOW_THEY_DO = re.compile(r"\byou(?:'re| are|'ve been| have been)\s+(?:all\s+|really\s+|so\s+)?doing\s+"
                           r"(?:so\s+|really\s+|very\s+|a\s+)?(?:well|great|good|fine|amazing|wonderful|fantastic)\b",
                           re.I)
+# "You are very well, Priya." to a wife's surgery tomorrow (heard live); asked "Am I…?", an answer
+_ARE_WELL = re.compile(r"^\W*you(?:'re| are)\s+(?:very\s+|so\s+|really\s+)?(?:well|fine)\b", re.I)
 _TOLD_HOW = re.compile(r"\b(?:i'm|i am|i've been|i have been)\s+(?:\w+\s+)?doing\b|\bhow\b", re.I)
 
 
 def praises_untold(start: str, heard: str) -> bool:
     """The reply tells the person how well they are doing when they said nothing of it."""
-    return bool(_HOW_THEY_DO.search(start)) and not _TOLD_HOW.search(heard)
+    return bool(_HOW_THEY_DO.search(start)) and not _TOLD_HOW.search(heard) \
+        or bool(_ARE_WELL.match(start)) and not asks(heard)
 
 
 def said_again(start: str, earlier: list[str]) -> bool:

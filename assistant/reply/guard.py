@@ -82,7 +82,9 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
               ) -> Iterator[str]:
     """The pieces after the first, less any that only repeats what the person just said or what an
     earlier reply said (`earlier`: the replies in the history, and the other words not to be copied)
-    or praises how they are doing when they told nothing of it ("Hi Dana! You're doing well."); and
+    or praises how they are doing when they told nothing of it ("Hi Dana! You're doing well.") or
+    hands them a feeling they did not tell ("That sounds like a good plan. I'm glad you're feeling
+    better.", heard live); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
@@ -92,7 +94,10 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
         if praised and _ABOUT_YOU.match(piece):
             continue
         praised = bool(n) and praises_untold(piece, heard)
-        if n and (copies(sentence, heard, earlier) or praised) or unfounded(piece):
+        # "…you haven't told me what's happening tomorrow." is no copy of "…you haven't told me your
+        # son's name yet.": the words of not knowing are the same in every such answer
+        others = [] if not_told(sentence) and asks(heard) else earlier
+        if n and (copies(sentence, heard, others) or praised or tells_their_feeling(piece, heard)) or unfounded(piece):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence

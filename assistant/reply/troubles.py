@@ -27,7 +27,10 @@ def told_of_trouble(heard: str) -> bool:
 
 _CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
                      r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
-                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
+                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b"
+                     # "That sounds like a good plan." to a deadline moved again (heard live)
+                     r"|^\W*(?:that\s+|it\s+)?(?:sounds|seems)\s+(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|very\s+)?"
+                     r"(?:good|great|nice|lovely|wonderful|fun|exciting|brilliant|perfect)\b", re.I)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
