@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from .extract import ordinary_word
+
 # -- voice enrolment: pure ---------------------------------------------------------------------
 
 _NOT_NAMES = {
@@ -51,6 +53,9 @@ def _name_at(match: re.Match, full: str, capital: bool, ends: bool) -> str | Non
     for w in match.group(1).split():
         low = w.lower()
         if low in _STOP_AFTER or low in _NOT_NAMES or (capital and not w[0].isupper()):
+            break
+        if not w[0].isupper() and ordinary_word(w):
+            # Whisper writes a name with its capital: "my name is period" was "Priya" misheard (live)
             break
         kept.append(w)
     if not kept or len(kept[0]) < 2:

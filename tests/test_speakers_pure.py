@@ -205,6 +205,7 @@ def test_enrolment_intent_finds_the_name(text, name):
     "This is great.", "this is a test", "It's Monday.", "It's raining.", "Call me later.", "Can you call me a taxi?",
     "Call me when you're done.", "My name is not important.", "What is my name?", "I'm sorry.", "This is Hearth.",
     "My brother is Tom.", "His name is Tom.", "I'm Tom's sister and I need help with the rota",
+    "Hello, my name is period",  # an ordinary word in lower case is a name misheard ("Priya", heard live)
 ])
 def test_enrolment_intent_ignores_other_sentences(text):
     assert enrolment_intent(text) is None
