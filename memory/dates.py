@@ -47,11 +47,13 @@ def _future(text: str) -> bool:
 # A date said in the present tense is not behind us: "Kate is getting married in June" or "The
 # wedding is on the 14th of June", said in December, is next June. (The sentence's own verb, before
 # the date; "'s" only after a pronoun, as "Kate's" is hers.)
-_UNDER_WAY = re.compile(r"\b(?:is|are|am|(?:it|he|she|that|there|what|who)['’]s|(?:we|you|they)['’]re|i['’]m)\s+"
-                        r"(?!been\b|\w+ed\b)", re.I)
+_UNDER_WAY = re.compile(r"\b(?:is|are|am|has|(?:it|he|she|that|there|what|who)['’]s|(?:we|you|they)['’]re|i['’]m)\s+"
+                        r"(?!been\b|\w+ed\b|gone\b|done\b|had\b)", re.I)
 
 _PAST_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(?:\w+ly\s+)?(?:was|were|did|had|went|came|got|left|made|"
-                        r"took|met|saw|began|\w+ed)\b", re.I)  # a clause of its own in the past
+                        r"took|met|saw|began|fell|broke|lost|found|won|told|said|gave|ran|bought|sold|sent|spent|"
+                        r"paid|felt|kept|heard|thought|brought|caught|wrote|drove|flew|threw|knew|ate|forgot|became|"
+                        r"woke|spoke|stole|\w+ed)\b", re.I)  # a clause of its own in the past
 
 
 def _coming(text: str, at: int) -> bool:
@@ -108,8 +110,9 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
     for m in re.finditer(rf"\b(next|last|this|on|coming|past)? ?({'|'.join(WEEKDAYS)})s?\b", text, re.I):
         weekday = _WEEKDAYS[WEEKDAYS.index(m[2].lower())]
         mode = (m[1] or "on").lower()
-        if mode == "on":  # "on Monday": the coming one if the turn is about the future, else the last
-            mode = "this" if future else "last"
+        if mode == "on":  # "on Monday": the coming one if the turn is about the future or said as what
+            # is ("She has her exam on Saturday"), else the last
+            mode = "this" if future or _coming(text, m.start()) else "last"
         if mode == "next":  # the first after today
             add(m, said_on + relativedelta(days=1, weekday=weekday(+1)))
         elif mode in ("last", "past"):  # the last before today

@@ -18,6 +18,9 @@ D = date(2026, 5, 10)  # a Sunday
     ("I have my driving test next Thursday", date(2026, 5, 14)),
     ("I went back to the office on Monday", date(2026, 5, 4)),
     ("I will see him on Monday", date(2026, 5, 11)),
+    # said as what is: the coming one (heard on a replies run: "has her piano exam on Saturday" was last Saturday)
+    ("My daughter has her piano exam on Saturday.", date(2026, 5, 16)),
+    ("Mum is in hospital since she fell on Saturday.", date(2026, 5, 9)),  # unless a past verb comes between
     ("last Friday was hard", date(2026, 5, 8)),
     ("we travel in June", date(2026, 6, 1)),
     ("we moved in March", date(2026, 3, 1)),
@@ -578,6 +581,21 @@ def test_focus_keeps_short_text_and_windows_one_long_sentence():
     words = " ".join(f"w{i}" for i in range(30)) + " painting sunrise " + " ".join(f"v{i}" for i in range(30))
     cut = ranking.focus(words, {"sunrise", "painting"}, 10)
     assert "painting sunrise" in cut and cut.startswith("…") and cut.endswith("…") and len(cut.split()) == 10
+
+
+def test_a_relation_named_after_where_they_are_from_is_filed_under_the_name():
+    from memory.extract import find_mentions
+    found = find_mentions("My neighbor on the allotment, Frank, had a fall last week.", [])
+    assert [(m.name, sorted(m.aliases)) for m in found] == [("Frank", ["my neighbor", "neighbor"])]
+    assert [m.name for m in find_mentions("My friend at work said hello.", [])][0] == "friend"
+
+
+def test_focus_never_passes_the_closest_sentence_over_for_a_shorter_one():
+    # a replies run: asked what happened to Frank, the block kept only the note's feeling
+    text = ("Omar's neighbor on the allotment, Frank, had a fall last week (the week of 13 November 2026) and he's "
+            "in hospital. Omar feels sad because Omar's neighbor on the allotment.")
+    cut = ranking.focus(text, {"happened", "frank"}, 18)
+    assert "Frank, had a fall" in cut and "feels sad" not in cut
 
 
 def test_vector_scores_match_score():
