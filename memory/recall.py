@@ -213,7 +213,7 @@ class Recaller:
             candidates = summaries_stand_for_past_facts(candidates, facts, self.store.summaries_of(self.person_id,
                                                                                                   entities))
         return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query),
-                    feeling=felt.label if felt else None)
+                    feeling=felt.label if felt else None, asked=frozenset(content_words(query)))
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int) -> list[tuple[int, float, float]]:
