@@ -62,8 +62,10 @@ _NOUN_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in _NOUNS) + 
 _KINDS = sorted(lx.KIND_WORDS, key=len, reverse=True)
 _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*"
 _BEFORE_KIND = r"(?:(?:little|big|older|younger|new|old|beagle|rescue|baby|best)\s+)*"  # "my little sister"
+# where they are from, said between the relation and its name: "my neighbour on the allotment, Frank"
+_QUALIFIER = r"(?:\s+(?:on|at|from|in|next|down|up|across|over)(?:\s+[A-Za-z]+){1,3}(?=,))?"
 _RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+" + _BEFORE_KIND + "("
-                          + "|".join(_KINDS) + r")\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
+                          + "|".join(_KINDS) + ")" + _QUALIFIER + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
 # "my husband": someone of the person's own, not named in this turn ("my uncle's bakery" is about the bakery)
 _OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + r")(?![\w'’])")

@@ -156,10 +156,13 @@ def implied_feelings(embedder) -> ImpliedFeelings:
 def first_clause(event: str) -> str:
     """What happened, in short: the event up to its first comma, semicolon or "and" where what is
     before says something (three words or more); the note holds the rest already."""
-    head = re.split(r"\s*[,;]\s*|\s+and\s+", event, maxsplit=1)[0]
-    head = head if len(head.split()) >= 3 else event
+    # a name set off by commas is no clause: "My neighbour on the allotment, Frank, had a fall"
+    masked = _APPOSITIVE.sub(lambda m: f"\0{m.group(1)}\1", event)
+    head = re.split(r"\s*[,;]\s*|\s+and\s+", masked, maxsplit=1)[0]
+    head = (head if len(head.split()) >= 3 else masked).replace("\0", ", ").replace("\1", ",")
     # it follows "because" in the note: "… because my grandad passed away", not "because My grandad"
     return _LEADING.sub(lambda m: m.group(0).lower(), head, count=1)
 
 
+_APPOSITIVE = re.compile(r",\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}),")
 _LEADING = re.compile(r"^(?:My|Our|Your|His|Her|Their|The|A|An|We|It|This|That|These|Those)\b")

@@ -101,3 +101,11 @@ def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embed
         assert written[2].emotion == "happy"  # named: the words decide, not the situations
     finally:
         store.close()
+
+
+def test_a_name_set_off_by_commas_does_not_end_the_cause():
+    from memory.implied import first_clause
+    # a replies run: the cause was "my neighbor on the allotment"
+    assert first_clause("My neighbor on the allotment, Frank, had a fall last week and he's in hospital") == \
+        "my neighbor on the allotment, Frank, had a fall last week"
+    assert first_clause("The doctor rang, the lump is benign") == "the doctor rang"
