@@ -213,6 +213,8 @@ def test_a_sentence_that_takes_the_examples_notes_borrows_them():
     assert rc.borrows("You should not eat pasta.", props, "Is there anything I shouldn't eat? I'm allergic to nuts.")
     assert not rc.borrows("You should not eat pasta.", props, "I can't eat pasta, it makes me ill. What shouldn't I eat?")
     assert not rc.borrows("You should avoid nuts.", props, "I'm allergic to nuts.")
+    # said in another form (heard on a replies run: the right answer was thrown away as borrowed)
+    assert not rc.borrows("Lily plays the piano.", frozenset({"plays", "trumpet"}), "What instrument does Lily play?")
 
 
 def test_a_number_nobody_said_is_made_up():
@@ -462,6 +464,12 @@ def test_heard_live_a_good_plan_to_bad_news_and_very_well_to_a_worry_are_begun_a
     assert not cheers_bad_news("That sounds really hard.", told, lambda heard: True)
     assert rc.praises_untold("You are very well, Priya.", "My wife is having surgery on her heart tomorrow.")
     assert not rc.praises_untold("You are fine, the scan was clear.", "Am I all right?")  # asked
+
+
+def test_a_start_the_replies_benchmark_calls_a_parrot_is_begun_again():
+    told = "My neighbor on the allotment, Frank, had a fall last week and he's in hospital."
+    assert rc.bad_start("Frank is in hospital.", told)  # (heard on a replies run)
+    assert not rc.bad_start("Oh no, poor Frank. I hope he's out soon.", told)
 
 
 def test_saying_it_has_not_got_what_is_theirs_is_begun_again():

@@ -18,7 +18,7 @@ from memory.affect import detect_affect
 from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
-from assistant.reply.general_checks import has_layout, is_refusal
+from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.perspective import disowns, speaks_as_theirs
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
@@ -220,8 +220,10 @@ def invents_names(sentence: str, conversation: str) -> bool:
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
     notes) that nothing in this conversation has said: the model answering from the examples' notes
-    ("You should not eat pasta." when only an example noted pasta for lunch)."""
-    return bool((content_words(sentence) & props) - content_words(conversation))
+    ("You should not eat pasta." when only an example noted pasta for lunch). A word said in another
+    form ("Lily plays the piano." to "What instrument does Lily play?") is said."""
+    said = stems(content_words(conversation))
+    return any(word[:4] not in said for word in content_words(sentence) & props)
 
 
 _THANKED = re.compile(r"\bthank|\bthanks\b|\bcheers\b|\bappreciate", re.I)
@@ -308,7 +310,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
     greeting Hearth itself, or by saying it has not got what they called theirs."""
     if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start, heard) \
-            or says_back(start, heard) \
+            or says_back(start, heard) or parrots(start, heard) \
             or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard) \
             or disowns(start, heard):
         return True
