@@ -40,6 +40,9 @@ class DateMention:
     span: str = "day"
 
 
+_HABIT = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
+
+
 def _future(text: str) -> bool:
     return bool(_FUTURE.search(text))
 
@@ -107,7 +110,9 @@ def resolve_dates(text: str, said_on: date) -> list[DateMention]:
         offset = {"the day before yesterday": -2, "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
                   "this morning": 0, "the day after tomorrow": 2, "tomorrow": 1}[m[1].lower()]
         add(m, said_on + timedelta(days=offset))
-    for m in re.finditer(rf"\b(next|last|this|on|coming|past)? ?({'|'.join(WEEKDAYS)})s?\b", text, re.I):
+    for m in re.finditer(rf"\b(next|last|this|on|coming|past)? ?({'|'.join(WEEKDAYS)})(s?)\b", text, re.I):
+        if _HABIT.match(text, m.end()) or m[3] or re.search(r"\bevery\s*$", text[:m.start(2)], re.I):
+            continue  # "on Wednesdays", "on Wednesday evenings", "every Monday": a habit, not a day
         weekday = _WEEKDAYS[WEEKDAYS.index(m[2].lower())]
         mode = (m[1] or "on").lower()
         if mode == "on":  # "on Monday": the coming one if the turn is about the future or said as what

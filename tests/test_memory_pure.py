@@ -590,6 +590,13 @@ def test_a_relation_named_after_where_they_are_from_is_filed_under_the_name():
     assert [m.name for m in find_mentions("My friend at work said hello.", [])][0] == "friend"
 
 
+@pytest.mark.parametrize("text", ["I've started a pottery class on Wednesday evenings.", "I swim on Mondays.",
+                                  "Every Friday we go out for a curry."])
+def test_a_weekday_said_as_a_habit_is_no_date(text):
+    # a replies run: "on Wednesday evenings" was written "on 30 September 2026 evenings"
+    assert dates.resolve_dates(text, D) == []
+
+
 def test_focus_never_passes_the_closest_sentence_over_for_a_shorter_one():
     # a replies run: asked what happened to Frank, the block kept only the note's feeling
     text = ("Omar's neighbor on the allotment, Frank, had a fall last week (the week of 13 November 2026) and he's "
