@@ -244,9 +244,10 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
     assert rp.their_name_for_another("Sam is your daughter.", "Sam") == ["Sam is your daughter"]
     assert rp.their_name_for_another("Your new puppy's called Sam!", "sam")
     assert rp.their_name_for_another("Your daughter's name is Sam.", "Sam")
+    assert rp.their_name_for_another("Her name is Raj.", "Raj")  # (heard on a replies run, of a grandmother)
     assert rp.perspective_errors("Your daughter is named Sam.", "Sam", set())
     for fine in ("Your name is Sam.", "Your daughter is named Lily.", "Your dog is Sam's best friend.",
-                 "Your daughter is lucky, Sam."):
+                 "Your daughter is lucky, Sam.", "Her name is Lily."):
         assert not rp.their_name_for_another(fine, "Sam"), fine
     assert not rp.their_name_for_another("Your dog is me.", "me")  # no name known: nothing to confuse
 
@@ -254,6 +255,7 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     told = rc.unearned_openings("I just got back from a long walk with my dog Max.")
     assert {"You're", "You've", "You are welcome", "You are right"} <= set(told)
+    assert {"You are very right", "You are wrong"} <= set(rc.unearned_openings("The car passed its MOT today."))
     thanked = rc.unearned_openings("Thanks, that's all for now.")
     assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
     asked = rc.unearned_openings("I think we should leave early, don't you think?")

@@ -259,7 +259,10 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
                            "What a great question"]
     openings += [] if thanked else ["You are welcome", "You are very welcome"]
     openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
-                                  "That is right", "Exactly"]
+                                  "That is right", "Exactly",
+                                  # heard on replies runs: "You are very right." to a deadline moved, "You
+                                  # are wrong." to a car that passed its MOT
+                                  "You are very right", "You are wrong", "You are mistaken"]
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
