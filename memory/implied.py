@@ -157,12 +157,13 @@ def first_clause(event: str) -> str:
     """What happened, in short: the event up to its first comma, semicolon or "and" where what is
     before says something (three words or more); the note holds the rest already."""
     # a name set off by commas is no clause: "My neighbour on the allotment, Frank, had a fall"
-    masked = _APPOSITIVE.sub(lambda m: f"\0{m.group(1)}\1", event)
+    masked = _APPOSITIVE.sub(lambda m: f"{_OPENS}{m.group(1)}{_CLOSES}", event)
     head = re.split(r"\s*[,;]\s*|\s+and\s+", masked, maxsplit=1)[0]
-    head = (head if len(head.split()) >= 3 else masked).replace("\0", ", ").replace("\1", ",")
+    head = (head if len(head.split()) >= 3 else masked).replace(_OPENS, ", ").replace(_CLOSES, ",")
     # it follows "because" in the note: "… because my grandad passed away", not "because My grandad"
     return _LEADING.sub(lambda m: m.group(0).lower(), head, count=1)
 
 
+_OPENS, _CLOSES = "\x00", "\x01"  # an appositive's commas, kept from the split while it is made
 _APPOSITIVE = re.compile(r",\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}),")
 _LEADING = re.compile(r"^(?:My|Our|Your|His|Her|Their|The|A|An|We|It|This|That|These|Those)\b")
