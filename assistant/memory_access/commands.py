@@ -31,6 +31,20 @@ class Answer:
     then: Callable[[str], "Answer | None"] | None = None  # how the next utterance is taken (a question asked)
 
 
+FORGOTTEN = "Okay, I've forgotten it."
+KEPT = Answer("Okay, I'll keep it.")
+
+
+def yes_or_no(yes: Callable[[], Answer], no: Callable[[], Answer]) -> Callable[[str], Answer | None]:
+    """How the answer to a yes-or-no question Hearth asked is taken: `yes()` or `no()`, or None for an
+    answer that is neither (it goes on as a turn of its own)."""
+    def taken(text: str) -> Answer | None:
+        if is_yes(text):
+            return yes()
+        return no() if is_no(text) else None
+    return taken
+
+
 _DATE_NOTE = re.compile(r"\s*\([^)]*\d{4}\)")  # "(29 November 2026)": for the notes, not for saying
 _NOT_THINGS = {"my", "the", "a", "an", "what", "i", "said", "told", "you", "about", "everything", "all", "of", "me",
                "that", "it", "this", "our", "his", "her", "their", "to", "and"}
@@ -125,14 +139,8 @@ class MemoryRequests:
                 return Answer("You haven't told me anything yet.")
             turn_id, last = told
 
-            def reply(text: str) -> Answer | None:
-                if is_yes(text):
-                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_items_of_turn(turn_id))
-                if is_no(text):
-                    return Answer("Okay, I'll keep it.")
-                return None
-
-            return Answer(f"Shall I forget that {to_them(last)}?", then=reply)
+            forgotten = Answer(FORGOTTEN, lambda _tid, _now: self._forget_items_of_turn(turn_id))
+            return Answer(f"Shall I forget that {to_them(last)}?", then=yes_or_no(lambda: forgotten, lambda: KEPT))
         things = to_them(about)
         if not self._entities_about(about):
             wholes = self._said_whole(about)
@@ -144,10 +152,8 @@ class MemoryRequests:
                 chosen = wholes if len(wholes) == 1 and is_yes(text) else \
                     [w for w in wholes if (set(_things(w)) - set(_things(about))) & set(_things(text))]
                 if len(chosen) == 1:
-                    return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(chosen[0]))
-                if is_no(text):
-                    return Answer("Okay, I'll keep it.")
-                return None
+                    return Answer(FORGOTTEN, lambda _tid, _now: self._forget_about(chosen[0]))
+                return KEPT if is_no(text) else None
 
             if len(wholes) == 1:
                 return Answer(f"Shall I forget what you told me about {to_them(wholes[0])}?", then=confirmed)
@@ -165,13 +171,8 @@ class MemoryRequests:
         mine = re.search(rf"\b(?:my|our)\s+{re.escape(word)}\b", heard, re.I)
         about = mine.group(0) if mine else named[0].name
 
-        def confirmed(text: str) -> Answer | None:
-            if is_yes(text):
-                return Answer("Okay, I've forgotten it.", lambda _tid, _now: self._forget_about(about))
-            if is_no(text):
-                return Answer("What should I forget?", then=self._forget_answered)
-            return None
-
+        confirmed = yes_or_no(lambda: Answer(FORGOTTEN, lambda _tid, _now: self._forget_about(about)),
+                              lambda: Answer("What should I forget?", then=self._forget_answered))
         return Answer(f"Shall I forget what you told me about {to_them(about)}?", then=confirmed)
 
     def _forget_answered(self, text: str) -> Answer | None:
@@ -259,13 +260,8 @@ class MemoryRequests:
             # dog is called next", for "Rex", heard live), so it is asked about before anything is renamed
             named = statement[:new_name.start(1)] + new_name.group(1).capitalize() + statement[new_name.end(1):]
 
-            def confirmed(text: str) -> Answer | None:
-                if is_yes(text):
-                    return self._correct(named)
-                if is_no(text):
-                    return Answer("What should it be instead?", then=lambda again: self._correct(again))
-                return None
-
+            confirmed = yes_or_no(lambda: self._correct(named),
+                                  lambda: Answer("What should it be instead?", then=self._correct))
             return Answer(f"Did you say {to_them(statement)}?", then=confirmed)
         return Answer(f"Thanks, I've put that right: {to_them(statement)}.",
                       lambda turn_id, now: self._apply_correction(statement, turn_id, now))
