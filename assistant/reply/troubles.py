@@ -11,6 +11,7 @@ import re
 from typing import Callable
 
 from memory.affect import detect_affect
+from memory.appraisal import lean
 from memory.ranking import content_words, stems, word_set
 from text.questions import asks
 
@@ -27,18 +28,25 @@ def told_of_trouble(heard: str) -> bool:
 
 _CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
                      r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
-                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b"
-                     # "That sounds like a good plan." to a deadline moved again (heard live)
-                     r"|^\W*(?:that\s+|it\s+)?(?:sounds|seems)\s+(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|very\s+)?"
-                     r"(?:good|great|nice|lovely|wonderful|fun|exciting|brilliant|perfect)\b", re.I)
+                     r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
+# "That sounds like a good plan." to a deadline moved again (heard live): a cheer where the words say the
+# news is bad, not where only the feeling read into them does (to a daughter's exam on Saturday, read
+# as worry, it was a fair reply)
+_SOUNDS_GOOD = re.compile(r"^\W*(?:that\s+|it\s+)?(?:sounds|seems)\s+(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|"
+                          r"very\s+)?(?:good|great|nice|lovely|wonderful|fun|exciting|brilliant|perfect)\b", re.I)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
     """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
     away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
     only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
-    imply, memory/implied.py)."""
-    return bool(_CHEERS.search(start)) and not asks(heard) and bad_news(heard)
+    imply, memory/implied.py). "That sounds like a good plan" is a cheer only where their words say
+    it is bad: a feeling named, or something that keeps going wrong or wears them out."""
+    if asks(heard):
+        return False
+    if _SOUNDS_GOOD.search(start) and (told_of_trouble(heard) or lean(heard) < 0):
+        return True
+    return bool(_CHEERS.search(start)) and bad_news(heard)
 
 
 def waves_away(start: str, heard: str) -> bool:
