@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
+from text.phrases import past_tense
 from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase, day_of_month
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -53,10 +54,8 @@ def _future(text: str) -> bool:
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|has|(?:it|he|she|that|there|what|who)['’]s|(?:we|you|they)['’]re|i['’]m)\s+"
                         r"(?!been\b|\w+ed\b|gone\b|done\b|had\b)", re.I)
 
-_PAST_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(?:\w+ly\s+)?(?:was|were|did|had|went|came|got|left|made|"
-                        r"took|met|saw|began|fell|broke|lost|found|won|told|said|gave|ran|bought|sold|sent|spent|"
-                        r"paid|felt|kept|heard|thought|brought|caught|wrote|drove|flew|threw|knew|ate|forgot|became|"
-                        r"woke|spoke|stole|\w+ed)\b", re.I)  # a clause of its own in the past
+# a clause of its own: a subject and its verb (past_tense says whether the verb is in the past)
+_SUBJECT_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(?:\w+ly\s+)?(\w+)\b", re.I)
 
 
 def _coming(text: str, at: int) -> bool:
@@ -64,7 +63,7 @@ def _coming(text: str, at: int) -> bool:
     verb comes between: "She is happy she graduated in June")."""
     start = max(text.rfind(mark, 0, at) for mark in ".!?")
     said = [m.end() for m in _UNDER_WAY.finditer(text, start + 1, at)]
-    return bool(said) and not _PAST_VERB.search(text, said[-1], at)
+    return bool(said) and not any(past_tense(m.group(1).lower()) for m in _SUBJECT_VERB.finditer(text, said[-1], at))
 
 
 def _month_day(year: int, month: int, day: int) -> date | None:

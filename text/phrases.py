@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllInflections, getAllLemmas
 
 DETERMINERS = frozenset("the a an my our your his her their its this these those".split())
 # A bare noun after one of these is a thing spoken of: "allergic to peanuts", "a letter from home".
@@ -101,6 +101,17 @@ def _can_head(word: str) -> bool:
 def _inflected_verb(word: str) -> bool:
     """A form of a verb other than its base: "keeps", "broke", "fell" (a verb "fell" too, but first "fall")."""
     return any(lemma != word for lemma in readings(word).get("VERB", ()))
+
+
+@lru_cache(maxsize=1 << 12)
+def past_tense(word: str) -> bool:
+    """Whether a lower-case word is a verb's simple past and not also its present ("fell", "was",
+    "stayed"; not "read", "put"), by lemminflect's lexicon."""
+    for lemma in readings(word).get("VERB", ()):
+        forms = getAllInflections(lemma, upos="VERB")
+        if word in forms.get("VBD", ()) and word not in forms.get("VB", ()) + forms.get("VBP", ()):
+            return True
+    return False
 
 
 def _verb_after_noun(words: list[tuple[str, int, int]], j: int, breaks: set[int]) -> bool:
