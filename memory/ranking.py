@@ -100,9 +100,7 @@ def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_va
         c.kind == "persona" and names_feeling.search(c.text) for c in candidates)
     for c in candidates:
         same_feeling = bool(query_valence) and c.valence * query_valence > 0
-        words = content_words(c.text)
-        mentioned = bool(nouns & words) or len(asked & words) >= SHARED_WORDS
-        if c.match < 1.0 and c.similarity < floor and not same_feeling and not mentioned:
+        if c.match < 1.0 and c.similarity < floor and not same_feeling and not _mentioned(c.text, nouns, asked):
             continue
         r = Result(c, score(c, now, query_valence))
         key = (c.kind, c.id)
@@ -122,6 +120,12 @@ def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_va
         if len(out) == k:
             break
     return out
+
+
+def _mentioned(text: str, nouns: frozenset[str], asked: frozenset[str]) -> bool:
+    """A thing the query names is in the text, or SHARED_WORDS of its words are."""
+    words = content_words(text)
+    return bool(nouns & words) or len(asked & words) >= SHARED_WORDS
 
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
