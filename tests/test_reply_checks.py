@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory.affect import Affect
 from assistant.reply import checks as rc
 from assistant.reply import general_checks as gc
+from assistant.reply import knowing as kn
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
 from text.questions import asks, is_question
@@ -210,26 +211,26 @@ def test_the_persons_words_turned_to_you_are_still_their_words():
 
 def test_a_sentence_that_takes_the_examples_notes_borrows_them():
     props = frozenset({"pasta", "lunch", "trumpet"})
-    assert rc.borrows("You should not eat pasta.", props, "Is there anything I shouldn't eat? I'm allergic to nuts.")
-    assert not rc.borrows("You should not eat pasta.", props, "I can't eat pasta, it makes me ill. What shouldn't I eat?")
-    assert not rc.borrows("You should avoid nuts.", props, "I'm allergic to nuts.")
+    assert kn.borrows("You should not eat pasta.", props, "Is there anything I shouldn't eat? I'm allergic to nuts.")
+    assert not kn.borrows("You should not eat pasta.", props, "I can't eat pasta, it makes me ill. What shouldn't I eat?")
+    assert not kn.borrows("You should avoid nuts.", props, "I'm allergic to nuts.")
     # said in another form (heard on a replies run: the right answer was thrown away as borrowed)
-    assert not rc.borrows("Lily plays the piano.", frozenset({"plays", "trumpet"}), "What instrument does Lily play?")
+    assert not kn.borrows("Lily plays the piano.", frozenset({"plays", "trumpet"}), "What instrument does Lily play?")
 
 
 def test_a_number_nobody_said_is_made_up():
-    assert rc.invents_numbers("Max is 10 years old.", "How old is my dog? - My dog Max limps.")
-    assert not rc.invents_numbers("Max is ten years old.", "How old is my dog? - My dog Max is 10.")
-    assert not rc.invents_numbers("You have one dog.", "How many dogs do I have?")  # "one" is seldom a count
-    assert not rc.invents_numbers("Your dog is Max.", "What is my dog called?")
+    assert kn.invents_numbers("Max is 10 years old.", "How old is my dog? - My dog Max limps.")
+    assert not kn.invents_numbers("Max is ten years old.", "How old is my dog? - My dog Max is 10.")
+    assert not kn.invents_numbers("You have one dog.", "How many dogs do I have?")  # "one" is seldom a count
+    assert not kn.invents_numbers("Your dog is Max.", "What is my dog called?")
 
 
 def test_a_name_nobody_said_is_made_up():
     # heard live: "What is my daughter called?" heard as "What is my dog called?", with no dog told of
-    assert rc.invents_names("Your dog is called Max.", "What is my dog called?")
-    assert not rc.invents_names("Your dog is called Max.", "What is my dog called? - My dog Max limps.")
-    assert rc.invents_names("Your birthday is in March.", "When is my birthday?")
-    assert not rc.invents_names("You told me, Hearth, nothing of it.", "What did I say?")  # Hearth's own name
+    assert kn.invents_names("Your dog is called Max.", "What is my dog called?")
+    assert not kn.invents_names("Your dog is called Max.", "What is my dog called? - My dog Max limps.")
+    assert kn.invents_names("Your birthday is in March.", "When is my birthday?")
+    assert not kn.invents_names("You told me, Hearth, nothing of it.", "What did I say?")  # Hearth's own name
 
 
 def test_what_the_notes_say_they_did_is_turned_to_you():
@@ -289,15 +290,15 @@ def test_a_reply_that_says_it_does_not_know_what_the_notes_hold_is_begun_again()
     notes = "- Before that, I just got back from a long walk with my dog Max."
     asked = "Hello again. Can you remind me what my dog is called?"
     denial = "I don't know, you haven't told me your dog's name yet."
-    assert rc.denies_what_is_known("I don't know,", asked, notes)
+    assert kn.denies_what_is_known("I don't know,", asked, notes)
     assert rc.bad_start(denial, asked, known=notes)
-    assert rc.denies_what_is_known("You haven't told me that.", "What was I worried about?", "I feel worried about Max")
+    assert kn.denies_what_is_known("You haven't told me that.", "What was I worried about?", "I feel worried about Max")
     # not known: nothing of what was asked is in the notes, so not knowing is the right answer
-    assert not rc.denies_what_is_known(denial, "What's my favourite film?", notes)
+    assert not kn.denies_what_is_known(denial, "What's my favourite film?", notes)
     assert not rc.bad_start(denial, asked)
     # an answer is no denial, whatever the notes hold
-    assert not rc.denies_what_is_known("Your dog is Max.", asked, notes)
-    assert not rc.denies_what_is_known("I know how that feels.", asked, notes)
+    assert not kn.denies_what_is_known("Your dog is Max.", asked, notes)
+    assert not kn.denies_what_is_known("I know how that feels.", asked, notes)
 
 
 def test_not_knowing_answers_only_a_question():
@@ -503,8 +504,8 @@ def test_saying_it_was_never_told_answers_only_a_question():
     told = "My dad has a scan on Monday."
     for said in ("You don't know, you haven't told me.", "I don't have enough information to answer.",
                  "I don't have any details about that.", "I don't have a specific answer to this question."):
-        assert rc.not_told(said) and rc.bad_start(said, told)
-    assert not rc.not_told("You know, that's a big week.")
+        assert kn.not_told(said) and rc.bad_start(said, told)
+    assert not kn.not_told("You know, that's a big week.")
 
 
 def test_bad_news_cheered_is_begun_again():
@@ -532,8 +533,8 @@ def test_a_reply_that_greets_hearth_itself_is_begun_again():
 
 def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():
     known = "- My grand had passed away on Tuesday."  # (Whisper's hearing of "my grandad")
-    assert rc.denies_what_is_known("I don't know, you haven't told me.", "What happened to my granddad?", known)
-    assert not rc.denies_what_is_known("I don't know, you haven't told me.", "What is my cat called?", known)
+    assert kn.denies_what_is_known("I don't know, you haven't told me.", "What happened to my granddad?", known)
+    assert not kn.denies_what_is_known("I don't know, you haven't told me.", "What is my cat called?", known)
 
 
 def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():

@@ -18,7 +18,8 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import borrows, invents_names, invents_numbers, unearned_openings
+from assistant.reply.checks import unearned_openings
+from assistant.reply.knowing import borrows, invents_names, invents_numbers
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, their_name_for_another

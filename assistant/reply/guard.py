@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (answers_another, bad_start, not_told, praises_untold, recites, said_again,
+from assistant.reply.checks import (answers_another, bad_start, praises_untold, recites, said_again,
                                     tells_their_feeling, undecided_start)
 from assistant.reply.general_checks import parrots
+from assistant.reply.knowing import not_told
 from assistant.reply.perspective import disowns
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import cheers_bad_news, told_of_trouble

@@ -1,0 +1,77 @@
+"""What a reply claims to know: that it was never told (which answers only a question, and never
+what the notes hold), and what nobody told it (a number or a name no one said, a word of the worked
+examples' notes). Pure."""
+
+from __future__ import annotations
+
+import re
+
+from memory.lexicon import ASSISTANT_NAMES
+from memory.ranking import content_words, stems, word_set
+from text.words import NUMBER_WORDS, as_digits
+
+_NOT_TOLD = re.compile(
+    r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b"
+    r"|\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b"
+    r"|^\W*you (?:don't|do not) know\b"  # (its "I don't know" turned to "you" by a slip)
+    r"|\bi (?:don't|do not) have (?:an? |any |that |enough |the |more )?(?:specific |clear )?"
+    r"(?:information|record|note|details?|answer)", re.I)
+_UNSURE = re.compile(r"\bi'm not sure\b|\bi am not sure\b", re.I)
+
+
+def denies(piece: str) -> bool:
+    """The piece says it does not know ("I don't know", "you haven't told me…", "I'm not sure")."""
+    return bool(_NOT_TOLD.search(piece) or _UNSURE.search(piece))
+
+
+def not_told(piece: str) -> bool:
+    """The piece says it was never told ("I don't know", "I don't have any information"), which
+    answers only a question; "I'm not sure what you mean" may answer anything."""
+    return bool(_NOT_TOLD.search(piece))
+
+
+def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
+    """Whether a piece says it does not know while what the person told Hearth (`known`: the notes
+    and what they said before) speaks of what they ask about, a word of the question in it ("I
+    don't know, you haven't told me your dog's name" to "What is my dog called?" with "my dog Max"
+    in the notes). A small model takes the prompt's worked example of not knowing over its notes;
+    the first-token odds between the two were measured at 0.04 nats on the demo's question, so
+    another machine's rounding decided it. Where the notes hold the subject but not the answer
+    ("How old is my dog?"), the next try gives no number and no number can be made up, and a
+    reply that finds nothing to say ends as "I don't know" all the same (NOT_TOLD_REPLY). Words
+    count by their first four letters, as the same word is not always heard the same."""
+    # by their first four letters: Whisper heard "my grand had passed away", then "my granddad"
+    return denies(piece) and bool(stems(content_words(asked)) & stems(content_words(known)))
+
+
+def _numbers(text: str) -> set[str]:
+    words = re.findall(r"[a-z]+|\d+", text.lower())
+    return {as_digits(w) for w in words if w.isdigit() or (w in NUMBER_WORDS and w not in ("zero", "one"))}
+
+
+def invents_numbers(sentence: str, conversation: str) -> bool:
+    """Whether a sentence gives a number that nothing in the conversation or the notes holds
+    ("How old is my dog?" → "Max is 10 years old." with no age ever said): made up, where a
+    question about the person can only be answered from what they said."""
+    return bool(_numbers(sentence) - _numbers(conversation))
+
+
+# A capitalised word past a sentence's first: a name, a day, a month, a place.
+_NAMED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+
+
+def invents_names(sentence: str, conversation: str) -> bool:
+    """Whether a sentence names someone or something nothing in the conversation or the notes names
+    ("What is my dog called?" → "Your dog is called Max." with no dog ever named, heard live): made
+    up, where a question about the person can only be answered from what they said."""
+    known = word_set(conversation) | {name.lower() for name in ASSISTANT_NAMES}
+    return any(m.group().lower() not in known for m in _NAMED.finditer(sentence))
+
+
+def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
+    """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
+    notes) that nothing in this conversation has said: the model answering from the examples' notes
+    ("You should not eat pasta." when only an example noted pasta for lunch). A word said in another
+    form ("Lily plays the piano." to "What instrument does Lily play?") is said."""
+    said = stems(content_words(conversation))
+    return any(word[:4] not in said for word in content_words(sentence) & props)
