@@ -43,6 +43,8 @@ def test_a_turn_is_about_its_subject_else_the_speakers_thing_else_a_bare_plural(
     "I want to believe in myself and focus on success.",  # bare singulars: abstract, not a thing
     "I've started learning to play the guitar.",    # "to play" is a verb
     "We're going out on Saturday.",                 # days are when, not what
+    "I usually swim on Friday mornings.",           # nor are times said in the plural
+    "I've felt like this for three weeks.",
 ])
 def test_nothing_is_guessed_where_no_thing_reads_as_the_topic(said):
     assert topic_of(said) is None

@@ -92,7 +92,9 @@ def _can_carry(word: str) -> bool:
 def _can_head(word: str) -> bool:
     """Whether a word can be a phrase's head noun: a noun that is not also an adverb ("now", "home",
     "back" are seldom the thing) and not too general; a word the lexicon lacks counts as a noun."""
-    if _POSSESSIVE.search(word) or not _content(word) or word in TOO_GENERAL or len(word) < 3:
+    if _POSSESSIVE.search(word) or not _content(word) or len(word) < 3:
+        return False
+    if word in TOO_GENERAL or _lemma(word) in TOO_GENERAL:  # "Saturday mornings", "two weeks"
         return False
     r = readings(word)
     return not r or ("NOUN" in r and "ADV" not in r)
