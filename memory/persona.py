@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .affect import EMOTIONS, Affect
+from .lexicon import KIND_WORDS
 
 
 @dataclass(frozen=True)
@@ -42,16 +43,27 @@ def cross_nodes(affect: Affect | None, entities: list[str], turn_id: int, previo
         confidence = min(1.0, (0.6 if affect.stated else 0.3 if affect.heard else 0.4) + 0.1 * (len(evidence) - 1))
         if affect.heard:
             who = f"{name} sounded" if name else "I sounded"
-            text = f"{who} {affect.label} ({affect.heard}) talking about {entity}"
+            text = f"{who} {affect.label} ({affect.heard}) talking about {said_of(entity, name)}"
         else:
             who = f"{name} feels" if name else "I feel"
             # (the cause after a colon: "because" read the same but was found less often, LoCoMo's evidence
             # recall 57.4% → 56.0% in benchmarks/memory.py)
-            text = f"{who} {affect.label} about {entity}"
+            text = f"{who} {affect.label} about {said_of(entity, name)}"
         text += f": {affect.cause}" if affect.cause else ""
         out.append(Node("cross", text, affect.label, affect.valence, affect.arousal, affect.cause, evidence,
                         round(confidence, 2), entity))
     return out
+
+
+def said_of(entity: str, name: str = "") -> str:
+    """An entity as a note says it: a name as it is ("Max"), someone or a pet of the person's as
+    theirs ("Grace's husband"), any other thing with "the" ("the job": "feels tired about job" was
+    heard read out live)."""
+    if entity[:1].isupper() or entity[:1].isdigit():
+        return entity
+    if KIND_WORDS.get(entity.lower()) in ("family and friends", "pets"):
+        return f"{name}'s {entity}" if name else f"my {entity}"
+    return f"the {entity}"
 
 
 _LIKES = re.compile(r"\bI (?:really |absolutely |just )?(love|enjoy|adore|like|hate|can't stand)\s+"

@@ -451,6 +451,14 @@ def test_cross_nodes_attribute_affect_to_each_entity():
     assert persona.cross_nodes(None, ["Biscuit"], 5) == []
 
 
+def test_a_feelings_note_says_what_it_is_about_as_a_sentence_would():
+    tired = affect.detect_affect("I'm exhausted after three night shifts.")
+    texts = [n.text for n in persona.cross_nodes(tired, ["job", "husband", "Biscuit"], 5, None, "Grace")]
+    assert [t.split(":")[0] for t in texts] == [
+        "Grace feels tired about the job", "Grace feels tired about Grace's husband",
+        "Grace feels tired about Biscuit"]
+
+
 def test_consolidate_recurring_feeling_and_likes():
     a = affect.detect_affect("I'm nervous because of the exam.")
     turns = [(1, "I'm nervous because of the exam.", a, "plans"), (2, "I'm nervous about the test.", a, "plans"),
