@@ -498,6 +498,11 @@ def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     assert rc.tells_their_feeling("You are very busy, but I'm glad you're feeling better.", told)
     assert not rc.tells_their_feeling("I'm glad you're feeling better.", "I'm feeling a lot better today.")
     assert not rc.tells_their_feeling("I hope you feel better soon.", "I've got a cold.")  # a wish
+    # in other words than "you are <feeling>" (heard live, to a flooded kitchen)
+    assert rc.tells_their_feeling("You are experiencing a lot of stress.", told)
+    assert rc.tells_their_feeling("You've been feeling down lately.", told)
+    assert not rc.tells_their_feeling("You're under a lot of stress.", "Work is so stressful this week.")  # told
+    assert not rc.tells_their_feeling("You are telling me about your worried friend.", told)  # not theirs
 
 
 def test_saying_it_was_never_told_answers_only_a_question():

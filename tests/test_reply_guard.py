@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.reply.guard import TRIES, begun_well, continued, own_words
 
 HEARD = "I planted tomatoes in the garden this spring."
@@ -46,11 +48,21 @@ def test_an_apology_waits_for_the_next_piece_before_it_is_judged():
     assert calls == [""]
 
 
-def test_the_last_try_is_voiced_whatever_it_is_and_every_start_is_avoided():
-    bad = ["I'm sorry, but I can't assist with that."]
-    make, calls, _ = scripted(*([bad] * TRIES))
-    assert list(begun_well(make, "Tell me about my day.")) == bad
-    assert calls[-1].splitlines() == bad * (TRIES - 1)
+def test_the_last_try_is_voiced_when_it_is_only_weak_and_every_start_is_avoided():
+    weak = ["Dana just said she walked the dog."]  # narrates, where a try could have answered
+    make, calls, _ = scripted(*([weak] * TRIES))
+    assert list(begun_well(make, "I walked the dog.")) == weak
+    assert calls[-1].splitlines() == weak * (TRIES - 1)
+
+
+@pytest.mark.parametrize("start, heard", [
+    ("I'm sorry, but I can't assist with that.", "Tell me about my day."),            # a refusal
+    ("You are doing well,", "I did three night shifts in a row and I can hardly think."),  # praise untold
+    ("You are experiencing a lot of stress.", "Our washing machine flooded the kitchen."),  # a feeling untold
+])
+def test_a_last_try_no_reply_may_say_is_not_voiced(start, heard):
+    make, _, _ = scripted(*([[start]] * TRIES))
+    assert list(begun_well(make, heard)) == []  # the caller acknowledges instead
 
 
 def test_nothing_said_is_nothing_voiced():
@@ -173,6 +185,11 @@ def test_not_knowing_again_about_another_thing_is_said_whole():
     # told something, an earlier reply's words are still not said again
     pieces = iter(["Oh,", "I don't know, you haven't told me your son's name yet."])
     assert list(own_words(pieces, "My son starts school next week.", earlier)) == ["Oh,"]
+    # nor is it begun again as a copy of the first (heard on replies-more.json: "Tomorrow is going
+    # to be a busy day." was said instead)
+    whole = ["I don't know, you haven't told me what's happening tomorrow."]
+    make, calls, _ = scripted(whole)
+    assert list(begun_well(make, "What is happening tomorrow?", earlier)) == whole and calls == [""]
 
 
 def test_a_last_try_that_hands_them_a_feeling_they_did_not_tell_is_not_voiced():

@@ -24,8 +24,8 @@ from assistant.reply.knowing import denies_what_is_known, not_told
 from assistant.reply.perspective import disowns, speaks_as_theirs
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
-from assistant.reply.troubles import (DISMISSALS, advises_first, cheers_bad_news, ignores_trouble, told_of_trouble,
-                                      waves_away)
+from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
+                                      told_of_trouble, waves_away)
 from text.questions import asks
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
@@ -39,7 +39,7 @@ _NARRATES = re.compile(r"\b(?:just said|told you before|you told me before|i tol
 
 
 # "It sounds like …" said before their own words adds nothing of its own to them
-_SOUNDS_LIKE = r"^\W*(?:it\s+)?(?:sounds|seems|looks)\s+(?:like|as if|as though)\s+"
+_SOUNDS_LIKE = SOUNDS + r"(?:like|as if|as though)\s+"
 _FRAME = re.compile(_SOUNDS_LIKE, re.I)
 
 
@@ -73,6 +73,9 @@ def tells_them_back(piece: str, heard: str) -> bool:
 
 _YOU_FEEL = re.compile(r"^\W*(?:you are|you're|you feel)\s+"
                        r"(?:(?:very|so|really|quite|a bit|a little|feeling)\s+)*([a-z]+)", re.I)
+# what they are going through, up to where the clause says why or what about
+_YOU_HAVE_FEELING = re.compile(r"^\W*you(?:\s+|(?=['’]))(are|have|feel|seem|['’]re|['’]ve)\b([^,.;:!?]*?)"
+                               r"(?=\s+(?:because|about|after|since|that|when|with|of your|over)\b|[,.;:!?]|$)", re.I)
 # gladness that they are better, anywhere in the reply: a recovery nobody told of
 _GLAD_BETTER = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?(better|recover\w*)", re.I)
 
@@ -92,11 +95,17 @@ def tells_their_feeling(piece: str, heard: str) -> bool:
     if better and better.group(1)[:4].lower() not in theirs:
         return True
     said = _YOU_FEEL.match(piece)
-    if not said:
-        return False
-    word = said.group(1).lower()
-    feeling = word == "sorry" or detect_affect(f"I'm {word}") is not None
-    return feeling and word[:4] not in theirs
+    if said:
+        word = said.group(1).lower()
+        if word == "sorry" or detect_affect(f"I'm {word}") is not None:
+            return word[:4] not in theirs
+    # a feeling said of them in other words: "You are experiencing a lot of stress." to a flooded
+    # kitchen (heard live)
+    opening = _YOU_HAVE_FEELING.match(piece)
+    verb = opening and {"are": "am", "'re": "am", "’re": "am", "'ve": "have", "’ve": "have"}.get(
+        opening.group(1).lower(), opening.group(1))
+    felt = detect_affect(f"I {verb}{opening.group(2)}") if opening else None
+    return felt is not None and not any(word[:4] in theirs for word in felt.label.split(" and "))
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no|do(?:es)?n't|didn't)\b|n't\b", re.I)  # "don't love" -> "love"
@@ -230,6 +239,29 @@ def said_again(start: str, earlier: list[str]) -> bool:
     return len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier)
 
 
+def copies(piece: str, heard: str, earlier: list[str]) -> bool:
+    """A piece that only says back what the person just said, or what an earlier reply said. Asked,
+    "…you haven't told me what's happening tomorrow." is no copy of "…you haven't told me your son's
+    name yet.": the words of not knowing are the same in every such answer."""
+    others = () if not_told(piece) and asks(heard) else earlier
+    return parrots(piece, heard) or any(parrots(piece, reply) for reply in others)
+
+
+def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
+              bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+    """The bad starts that are worse than a plain acknowledgement, so that not even the last try
+    (reply/guard.py) voices them: a refusal or the notes' layout; only their words or an earlier
+    reply's, or their words with a "not" they did not say; a note read out, another thing they told
+    answered, an earlier reply said again; never having been told what was just told, or not having
+    what is theirs; a feeling they did not tell, or praise of how they are doing ("You are doing
+    well," to three night shifts in a row, heard live); a cheer of bad news or a trouble waved away.
+    The rest of bad_start's are weaker replies than a try could give, not wrong ones."""
+    return (is_refusal(start) or has_layout(start) or copies(start, heard, earlier) or negates(start, heard)
+            or recites(start, heard, known) or answers_another(start, heard, known) or said_again(start, earlier)
+            or not_told(start) and not asks(heard) or disowns(start, heard) or tells_their_feeling(start, heard)
+            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard))
+
+
 def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
               bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
@@ -246,19 +278,12 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     told, with neither sympathy nor anything of what they told or with advice before any sympathy,
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
     greeting Hearth itself, or by saying it has not got what they called theirs."""
-    if is_refusal(start) or has_layout(start) or _NARRATES.search(start) or greets_itself(start, heard) \
-            or says_back(start, heard) or parrots(start, heard) \
-            or tells_them_back(start, heard) or tells_their_feeling(start, heard) or negates(start, heard) \
-            or disowns(start, heard):
+    if unsayable(start, heard, earlier, known, bad_news):
         return True
-    if denies_what_is_known(start, heard, known) or not_told(start) and not asks(heard) \
-            or recites(start, heard, known) or answers_another(start, heard, known):
-        return True
-    if waves_away(start, heard) or asks(heard) and speaks_as_theirs(start, heard) or praises_untold(start, heard) \
-            or ignores_trouble(start, heard, bad_news) or cheers_bad_news(start, heard, bad_news) \
+    if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \
+            or tells_them_back(start, heard) or denies_what_is_known(start, heard, known) \
+            or asks(heard) and speaks_as_theirs(start, heard) or ignores_trouble(start, heard, bad_news) \
             or advises_first(start, heard, bad_news):
-        return True
-    if said_again(start, earlier):
         return True
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:

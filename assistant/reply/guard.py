@@ -14,14 +14,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (answers_another, bad_start, praises_untold, recites, said_again,
-                                    tells_their_feeling, undecided_start)
-from assistant.reply.general_checks import parrots
-from assistant.reply.knowing import not_told
-from assistant.reply.perspective import disowns
+from assistant.reply.checks import (bad_start, copies, praises_untold, tells_their_feeling, undecided_start,
+                                    unsayable)
 from assistant.reply.sentences import lead_in
-from assistant.reply.troubles import cheers_bad_news, told_of_trouble
-from text.questions import asks
+from assistant.reply.troubles import told_of_trouble
 
 MAX_HEAD_PIECES = 2  # an apology that may open a refusal waits for one more piece
 TRIES = 3  # the reply as first begun, and two more; the last is voiced unless it would be a fragment
@@ -60,17 +56,11 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
             yield from head
             yield from pieces
             return
-        # the last try is voiced, but for what would be left unsaid, or only copies, reads a note out,
-        # answers another thing told before, says an earlier reply again, says it was never told what
-        # was just told, hands them a feeling they did not tell, says it has not got what is theirs or
-        # cheers bad news
-        # (the caller's acknowledgement is better than "I don't have information about the train
+        # the last try is voiced, but for what would be left unsaid or what no reply may say (the
+        # caller's acknowledgement is better than "I don't have information about the train
         # cancellation", "You are very sorry for the inconvenience." or "That's great to hear!")
         if attempt == TRIES - 1:
-            if not (unsaid or copies(start, heard, earlier) or recites(start, heard, known)
-                    or answers_another(start, heard, known) or said_again(start, earlier)
-                    or not_told(start) and not asks(heard) or tells_their_feeling(start, heard)
-                    or disowns(start, heard) or cheers_bad_news(start, heard, bad_news)):
+            if not (unsaid or unsayable(start, heard, earlier, known, bad_news)):
                 yield from head
                 yield from pieces
             pieces.close()
@@ -95,21 +85,13 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
         if praised and _ABOUT_YOU.match(piece):
             continue
         praised = bool(n) and praises_untold(piece, heard)
-        # "…you haven't told me what's happening tomorrow." is no copy of "…you haven't told me your
-        # son's name yet.": the words of not knowing are the same in every such answer
-        others = [] if not_told(sentence) and asks(heard) else earlier
-        if n and (copies(sentence, heard, others) or praised or tells_their_feeling(piece, heard)) or unfounded(piece):
+        if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)) or unfounded(piece):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence
 
 
 _ABOUT_YOU = re.compile(r"^\W*(?:(?:how|what)\s+about\s+you|and\s+you)\W*$", re.I)
-
-
-def copies(piece: str, heard: str, earlier: list[str]) -> bool:
-    """A piece that only says back what the person just said, or what an earlier reply said."""
-    return parrots(piece, heard) or any(parrots(piece, reply) for reply in earlier)
 
 
 def continued(previous: str, piece: str) -> str:

@@ -32,8 +32,9 @@ _CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a
 # "That sounds like a good plan." to a deadline moved again (heard live): a cheer where the words say the
 # news is bad, not where only the feeling read into them does (to a daughter's exam on Saturday, read
 # as worry, it was a fair reply)
-_SOUNDS_GOOD = re.compile(r"^\W*(?:that\s+|it\s+)?(?:sounds|seems)\s+(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|"
-                          r"very\s+)?(?:good|great|nice|lovely|wonderful|fun|exciting|brilliant|perfect)\b", re.I)
+SOUNDS = r"^\W*(?:that\s+|it\s+)?(?:sounds|seems|looks)\s+"  # how a reply opens on how what they told sounds
+_SOUNDS_GOOD = re.compile(SOUNDS + r"(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|very\s+)?(?:good|great|nice|lovely|"
+                          r"wonderful|fun|exciting|brilliant|perfect)\b", re.I)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
