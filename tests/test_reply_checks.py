@@ -144,6 +144,9 @@ def test_repaired_turns_every_slip_to_you():
     assert rt.repaired("My brother Tom is well.", "Omar", said, notes="- Omar's brother Tom started a job.") == \
         "Your brother Tom is well."
     assert rt.repaired("I hope you like it there.", "Omar", said) == "I hope you like it there."
+    # a note's cause copied with the capital it had after the note's colon (heard live)
+    assert rt.repaired("You feel worried because Your son Oliver starts school.", "Grace", said) == \
+        "You feel worried because your son Oliver starts school."
     # what they will have to do, copied from a feeling's cause in the notes (replies benchmark)
     notes = "- Omar feels anxious about exam because Omar will have to resit it in August."
     assert rt.repaired("You're anxious about your exam because I will have to resit it.", "Omar",

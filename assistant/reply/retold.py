@@ -103,7 +103,12 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     # the notes as the person would say them ("Dana went" → "I went"): what they did, in their voice
     if speaks_as_them(out, said + [first_person(notes, person) if person else notes]):
         out = their_words_as_yours(out)
-    return out
+    return _MID_SENTENCE_YOU.sub(lambda m: m.group(0).lower(), out)
+
+
+# "You" capitalised after a word that ends no sentence: copied from a note's cause, written after a
+# colon ("…about Oliver: Your son Oliver starts…" became "…because Your son Oliver starts…", live)
+_MID_SENTENCE_YOU = re.compile(r"(?<=[a-z,;] )You(?:r|rs|rself)?\b")
 
 
 _YOUR_NAME = {"my name is": "your name is", "i'm": "you're", "i am": "you are", "i am called": "you are called"}
