@@ -144,6 +144,16 @@ def test_forgetting_what_was_said_about_someone_takes_it_out_of_recall(memory):
     assert say(memory, "Forget what I said about my cousin.") == "I don't remember anything about your cousin."
 
 
+def test_forgetting_a_thing_named_only_in_what_was_said_forgets_those_memories(memory):
+    # (heard live: filed under the garage, the car was "not remembered")
+    for line in (*TOLD, "The garage said the car needs a new clutch, which will cost six hundred pounds."):
+        say(memory, line)
+    assert "clutch" in memory.recall("What happened with the car?")[0]
+    assert say(memory, "Forget what I said about the car.") == "Okay, I've forgotten what you told me about the car."
+    assert "clutch" not in memory.recall("What happened with the car?")[0]
+    assert "limping" in memory.recall("Why was I worried?")[0]  # the rest is kept
+
+
 def test_forgetting_a_thing_heard_cut_short_asks_which_first(memory):
     # heard live: "Forget what I said about my grandad" transcribed "…about my grand"
     for line in (*TOLD, "My grandad passed away on Tuesday."):

@@ -142,7 +142,7 @@ class MemoryRequests:
             forgotten = Answer(FORGOTTEN, lambda _tid, _now: self._forget_items_of_turn(turn_id))
             return Answer(f"Shall I forget that {to_them(last)}?", then=yes_or_no(lambda: forgotten, lambda: KEPT))
         things = to_them(about)
-        if not self._entities_about(about):
+        if not self._entities_about(about) and not self._items_mentioning(about):
             wholes = self._said_whole(about)
             if not wholes:
                 return Answer(f"I don't remember anything about {things}.")
@@ -199,18 +199,31 @@ class MemoryRequests:
         wanted = set(_things(about))
         return [e for e in self.store.entities(self.person.person_id) if wanted & set(_names(e))]
 
+    def _items_mentioning(self, about: str) -> list[int]:
+        """The memories whose words name the thing, whatever they are filed under ("the car" in "The
+        garage said the car needs a new clutch", filed under the garage: asked live to forget the
+        car, Hearth said it remembered nothing about it)."""
+        return [item_id for item_id, _, _, _, version in self.store.items_of_person(self.person.person_id)
+                if self._mentions(about, version.current or version.text)]
+
+    @staticmethod
+    def _mentions(about: str, text: str) -> bool:
+        return any(re.search(rf"\b{re.escape(w)}s?\b", text, re.I) for w in _things(about))
+
     def _forget_about(self, about: str) -> None:
         pid = self.person.person_id
         entities = self._entities_about(about)
         ids = {e.id for e in entities}
         names = [e.name for e in entities]
+        mentioning = set(self._items_mentioning(about))
         with self.store.transaction():
             for item_id, entity_id, _, _, version in self.store.items_of_person(pid):
                 text = version.current or version.text
-                if entity_id in ids or any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
+                if entity_id in ids or item_id in mentioning or any(re.search(rf"\b{re.escape(n)}\b", text)
+                                                                    for n in names):
                     self.store.forget_item(pid, item_id)
             for node in self.store.persona(pid):
-                if node["entity_id"] in ids:
+                if node["entity_id"] in ids or self._mentions(about, node["text"]):
                     self.store.forget_persona(pid, node["id"])
         self.person.recaller.invalidate()
 
