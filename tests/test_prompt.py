@@ -156,3 +156,10 @@ def test_a_day_a_note_named_relative_to_when_it_was_said_is_given_as_its_date():
     assert "My dog has limped since 11 January 2026." in notes
     assert "last week (5 January 2026)" in notes  # a week is not one day: its words stay
     assert "today" not in notes
+
+
+def test_a_feelings_note_reads_as_a_sentence_in_their_words():
+    block = ("1 December 2026 (two days ago):\n"
+             "- Marcus feels worried about Laurie: Marcus's daughter, Laurie, is learning to drive")
+    assert in_my_words(block, "Marcus").splitlines()[-1] == \
+        "- I feel worried about Laurie because my daughter, Laurie, is learning to drive"

@@ -117,8 +117,9 @@ def in_my_words(block: str, name: str | None) -> str:
     dog", "Dana is worried" → "I am worried". Written about them in the third person, the notes
     were read back so ("Dana remembers Max"); in their own words, the model answers them as "you",
     as it answers anything the person says."""
-    return "\n".join("- " + _FEELING_CAUSE.sub(r"\1 because ", first_person(on_its_date(_SCAFFOLD.sub("", line[2:])),
-                                                                          name or ""))
+    # (the cause after "because" before the names are turned: after the colon "My daughter" had a capital)
+    return "\n".join("- " + first_person(_FEELING_CAUSE.sub(r"\1 because ", on_its_date(_SCAFFOLD.sub("", line[2:]))),
+                                         name or "")
                      if line.startswith("- ") else line for line in block.splitlines())
 
 
