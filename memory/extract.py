@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from text.phrases import topic_of
-from text.words import split_sentences
+from text.phrases import DETERMINERS, readings, topic_of
+from text.words import NUMBER_WORDS, split_sentences
 from wordfreq import zipf_frequency
 
 from . import lexicon as lx
@@ -67,6 +67,9 @@ _QUALIFIER = r"(?:\s+(?:on|at|from|in|next|down|up|across|over)(?:\s+[A-Za-z]+){
 _RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+" + _BEFORE_KIND + "("
                           + "|".join(_KINDS) + ")" + _QUALIFIER + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
+# The same, also in a note about the person by name: "Marcus's brother Sam"
+_NOTED_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[A-Z][\w-]*['’]s)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + ")"
+                                + _QUALIFIER + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 # "my husband": someone of the person's own, not named in this turn ("my uncle's bakery" is about the bakery)
 _OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + r")(?![\w'’])")
 
@@ -122,6 +125,33 @@ def match_known(text: str, known: list[Known]) -> list[tuple[Known, int]]:
         if best is not None:
             hits.append((entity, best))
     return sorted(hits, key=lambda h: h[1])
+
+
+def _said_as_verb(text: str, noun: re.Match) -> bool:
+    """A thing's word with an -s after a word that opens no noun phrase is mostly a verb: "the
+    heating works again" (a turn of relief filed under work, on a replies run), "she plans to"."""
+    if len(noun.group(0)) == len(noun.group(1)):
+        return False
+    before = re.findall(r"[\w'’]+", text[:noun.start()].lower())
+    if not before or "VERB" not in readings(noun.group(0).lower()):
+        return False
+    word = before[-1]
+    r = readings(word)
+    # what may stand before a noun: "the", "Anna's", "two", "new" (not "still", an adverb first)
+    modifies = word in DETERMINERS or word.endswith(("'s", "’s")) or word in NUMBER_WORDS or word.isdigit() \
+        or not r or "ADJ" in r and "ADV" not in r
+    return not modifies
+
+
+def named_relations(text: str) -> dict[str, set[str]]:
+    """Pure. Name -> the kinds of someone the person named them as ("my brother Sam", "Marcus's
+    daughter Chloe" in a note), every word for the same relation included ("mum", "mom")."""
+    out: dict[str, set[str]] = {}
+    for rel in _NOTED_RELATION_RE.finditer(text):
+        kind, name = rel.group(1).lower(), _strip_possessive(rel.group(2)).split()[0]
+        if name.lower() not in lx.NOT_NAMES:
+            out.setdefault(name, set()).update(lx.RELATION_GROUP.get(kind, {kind}))
+    return out
 
 
 def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = ()) -> list[Mention]:
@@ -219,7 +249,7 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
 
     for noun in _NOUN_RE.finditer(text):
         phrase = noun.group(1).lower()
-        if phrase in known_spans:
+        if phrase in known_spans or _said_as_verb(text, noun):
             continue
         canonical, schema = lx.ENTITY_NOUNS[phrase]
         same = [e for e in known if e.name.lower() == canonical.lower()]

@@ -10,6 +10,7 @@ from text.words import split_sentences
 
 from .affect import compatibility
 from .dates import MONTH_YEAR_RE, MONTHS, NOTE_DATE_RE, WRITTEN_DATE_RE, format_date, read_written, relative
+from .lexicon import RELATION_GROUP
 
 W_SIM, W_AFFECT, W_RECENCY, W_MATCH = 0.78, 0.08, 0.06, 0.08
 HALF_LIFE_DAYS = 120.0
@@ -147,6 +148,13 @@ def content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS}
 
 
+def said_of_anyone(words: set[str]) -> set[str]:
+    """Words with every other word for the same relation: asked "How is my mom?", the sentence of a
+    note that says "mum" is as close as the one that says "mom" (it had kept "Before that, … my mom
+    is in hospital with…" over "my mum came home", on a replies run)."""
+    return words | {other for w in words for other in RELATION_GROUP.get(w, ())}
+
+
 def focus(text: str, query_words: set[str], max_words: int) -> str:
     """A long memory cut down to its sentences that share most words with the query, in their order.
 
@@ -233,7 +241,7 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     days in order, and within a day in the order they were said, not by score: turn after turn the
     block then changes only where a memory comes or goes (new ones mostly at the end), so the
     model's cached prompt reaches further into it."""
-    qwords = content_words(query) if query else set()
+    qwords = said_of_anyone(content_words(query)) if query else set()
     groups: dict[When, list[tuple[tuple, str]]] = {}
     kept: list[Result] = []
     seen: list[set[str]] = []

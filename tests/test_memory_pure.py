@@ -191,6 +191,26 @@ def test_mentions_relation_pet_and_lexicon():
     assert {("COVID", "health"), ("driving test", "plans")} <= {(m.name, m.schema) for m in ms}
 
 
+def test_a_long_note_is_cut_to_its_sentence_of_whoever_is_asked_about_by_any_word_for_them():
+    note = ("Good news, my mum came home from hospital yesterday. Before that, on 1 December 2026, my mom "
+            "is in hospital with pneumonia and the doctors are keeping her in for a few more days at least.")
+    asked = ranking.said_of_anyone(ranking.content_words("How is my mom?"))
+    assert ranking.focus(note, asked, 20) == "Good news, my mum came home from hospital yesterday."
+
+
+def test_a_things_word_said_as_a_verb_names_no_thing():
+    # "works" after a noun or an adverb is what the laptop does (on a replies run it was filed under work)
+    assert [m.name for m in extract.find_mentions("The laptop still works after all.", [])] == ["laptop"]
+    assert "job" in [m.name for m in extract.find_mentions("My new works are in the gallery.", [])]
+    assert [m.name for m in extract.find_mentions("Our plans fell through.", [])] == ["plan"]
+
+
+def test_names_given_to_someone_of_theirs_are_read_from_turns_and_notes():
+    assert extract.named_relations("My daughter Chloe is ill. - Marcus's brother Sam is coming.") == \
+        {"Chloe": {"daughter"}, "Sam": {"brother"}}
+    assert "mother" in extract.named_relations("My mum Rose is home.")["Rose"]
+
+
 def test_someone_of_ones_own_unnamed_is_what_happened_to_them_is_filed_under():
     ms = extract.find_mentions("My husband lost his job on Friday.", [])
     assert ms[0].name == "husband" and "my husband" in ms[0].aliases and ms[0].schema == "family and friends"
