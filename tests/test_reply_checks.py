@@ -236,6 +236,17 @@ def test_a_name_nobody_said_is_made_up():
     assert not kn.invents_names("You told me, Hearth, nothing of it.", "What did I say?")  # Hearth's own name
 
 
+def test_a_name_they_gave_another_of_theirs_is_not_given_to_one_asked_about():
+    # on a replies run, asked "What is my wife called?" with only a brother Sam told of
+    told = "My daughter Chloe is learning to drive. - Marcus's brother Sam is coming for Christmas. My mum Rose is ill."
+    assert kn.names_another("Your wife is Sam.", told)
+    assert kn.names_another("Sam is your wife.", told)
+    assert kn.names_another("Your wife's name is Chloe.", told)
+    assert not kn.names_another("Your brother is Sam.", told)
+    assert not kn.names_another("Your mother is called Rose.", told)  # mum, mom, mother: one relation
+    assert not kn.names_another("Your dog is Max.", told)  # a name not given to anyone (invents_names' matter)
+
+
 def test_what_the_notes_say_they_did_is_turned_to_you():
     notes = "- Dana went to the market on Monday."
     assert rt.repaired("I went to the market on Monday.", "Dana", ["What did I do before that?"], notes) == \

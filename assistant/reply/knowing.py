@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from memory.lexicon import ASSISTANT_NAMES
+from memory.extract import named_relations
+from memory.lexicon import ASSISTANT_NAMES, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
 from text.words import NUMBER_WORDS, as_digits
 
@@ -75,3 +76,20 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     form ("Lily plays the piano." to "What instrument does Lily play?") is said."""
     said = stems(content_words(conversation))
     return any(word[:4] not in said for word in content_words(sentence) & props)
+
+
+_GIVEN_NAME = re.compile(r"\b(?i:your)\s+([a-z]+)(?:\s+is|['’]s\s+name\s+is|\s+is\s+(?:called|named))\s+([A-Z][a-z]+)\b"
+                         r"|\b([A-Z][a-z]+)\s+is\s+your\s+([a-z]+)\b")
+
+
+def names_another(sentence: str, conversation: str) -> bool:
+    """Whether a sentence gives someone of theirs the name they gave another of theirs: "Your wife
+    is Sam." with "my brother Sam" told (on a replies run, asked the name of a wife never spoken
+    of). A small model reaches for a name in its prompt when it has none to give."""
+    known = named_relations(conversation)
+    for m in _GIVEN_NAME.finditer(sentence):
+        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        kinds = known.get(name)
+        if kinds and kind.lower() not in kinds and not kinds & RELATION_GROUP.get(kind.lower(), set()):
+            return True
+    return False
