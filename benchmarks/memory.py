@@ -650,8 +650,10 @@ def main(argv=None) -> int:
         print_scenarios("requests of memory by voice (no model)", r)
     llm = load_llm() if args.llm or args.locomo_llm else None
     if not args.skip_writes and args.writes.exists():
-        report["writes"] = r = run_writes(args.writes, embedder, llm)
-        print_writes("with the model" if llm is not None else "no model", r)
+        # as the loop writes: the model checks which way an implied feeling goes (memory/implied.py)
+        writer_llm = llm if llm is not None else load_llm()
+        report["writes"] = r = run_writes(args.writes, embedder, writer_llm)
+        print_writes(f"with the model ({getattr(writer_llm, 'name', 'llm')})", r)
     if llm is not None:
         t0 = time.perf_counter()
         report["scenarios_llm"] = r = run_scenarios(args.scenarios, embedder, llm)

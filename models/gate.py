@@ -130,6 +130,15 @@ class BackgroundChat:
         # the rewrite gives up (Preempted) and the update falls back to its deterministic form.
         self.wait_seconds = wait_seconds
 
+    def next_word_odds(self, text: str, words) -> list[float] | None:
+        """The model's odds of each word coming next (ChatModel.next_word_odds), None where the model
+        gives none (a server). One short evaluation, between replies."""
+        odds = getattr(self._llm, "next_word_odds", None)
+        if odds is None:
+            return None
+        with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():
+            return odds(text, words)
+
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0, schema: dict | None = None) -> str:
         # the next reply's cached prompt is put back afterwards, where the model can (llama.cpp)
         with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():

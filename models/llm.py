@@ -3,7 +3,7 @@ an OpenAI-compatible server (models/llm_server.py)."""
 
 from __future__ import annotations
 
-from typing import Callable, ContextManager, Generator, Protocol
+from typing import Callable, ContextManager, Generator, Protocol, Sequence
 
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
@@ -40,6 +40,10 @@ class ChatModel(Protocol):
     def prefill(self, messages: list[Message], stop: Callable[[], bool] | None = None) -> bool:
         """Optional: evaluate a prompt ahead of time (a no-op where the model is remote), giving up
         as soon as stop() says so. True when all of it was evaluated."""
+
+    def next_word_odds(self, text: str, words: Sequence[str]) -> list[float]:
+        """Optional (llama.cpp only): the log-probability of each word coming next after `text`, read
+        as plain text (the memory writer's check of which way a feeling goes, memory/implied.py)."""
 
     def cache_kept(self) -> ContextManager[None]:
         """The model's cache of the next reply's prompt is as it was once the block is done, where

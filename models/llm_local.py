@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Generator, Iterator
+from typing import Callable, Generator, Iterator, Sequence
 
 from . import ModelError
 from .internals import require_internals
@@ -143,6 +143,30 @@ class LlamaCppChat:
         finally:
             self._free_sampler()
         return out["choices"][0]["message"]["content"] or ""
+
+    def next_word_odds(self, text: str, words: Sequence[str]) -> list[float]:
+        """The log-probability of each word (its first token, after a space) coming next after `text`,
+        read as plain text, not a chat: how the model would go on."""
+        import numpy as np
+        from llama_cpp import LogitsProcessorList
+
+        ids = [self._llm.tokenize((" " + w).encode("utf-8"), add_bos=False)[0] for w in words]
+        seen: list = []
+
+        def capture(input_ids, scores):
+            if not seen:
+                seen.append(np.array(scores, dtype=np.float64))
+            return scores
+
+        try:
+            self._llm.create_completion(prompt=text, max_tokens=1, temperature=0.0, seed=self.seed,
+                                        logits_processor=LogitsProcessorList([capture]))
+        finally:
+            self._free_sampler()
+        logits = seen[0]
+        top = logits.max()
+        log_probs = logits - top - np.log(np.exp(logits - top).sum())
+        return [float(log_probs[i]) for i in ids]
 
     def _free_sampler(self) -> None:
         """llama-cpp-python makes a sampler for every completion and leaves the last one to Python's

@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from memory import PersonMemory, open_store
-from memory.implied import NONE, ImpliedFeelings, implied_label
+from memory.implied import FEELING_WORDS, NONE, ImpliedFeelings, implied_label, model_lean, turned
 
 
 def test_the_kind_whose_nearest_situations_are_closest_wins():
@@ -99,6 +99,34 @@ def test_memory_writes_the_implied_feeling_and_keeps_a_named_one(tmp_path, embed
         written = [store.current_version(i) for i in ids]
         assert [(v.emotion, v.cause) for v in written[:2]] == [("sad", "our old dog died on Sunday"), (None, None)]
         assert written[2].emotion == "happy"  # named: the words decide, not the situations
+    finally:
+        store.close()
+
+
+def test_the_models_lean_is_taken_against_how_it_goes_on_after_no_news():
+    no_news = [-5.0] * len(FEELING_WORDS)
+    bad = [-5.0 if kind in ("happy", "excited", "relieved") else -2.0 for kind in FEELING_WORDS]
+    assert model_lean(bad, no_news) < -2.5
+    assert model_lean([x - 3 for x in bad], [x - 3 for x in no_news]) == pytest.approx(model_lean(bad, no_news))
+
+
+def test_a_feeling_found_is_turned_only_where_the_model_leans_clearly_the_other_way():
+    scores = {"happy": 0.40, "excited": 0.35, "relieved": 0.30, "sad": 0.28, "worried": 0.33,
+              "frustrated": 0.25, "tired": 0.2}
+    assert turned("happy", scores, -3.0) == "worried"  # the nearest bad kind
+    assert turned("happy", scores, -1.0) == "happy"    # not clearly: the situations decide
+    assert turned("sad", scores, 3.0) == "happy"
+    assert turned("sad", scores, -3.0) == "sad"
+
+
+def test_memory_asks_the_language_model_which_way_a_feeling_goes(tmp_path, embedder, engines):
+    # the embedder's situations heard getting a job in it and wrote happiness (a set of written turns)
+    store = open_store(tmp_path, embedder)
+    try:
+        pm = PersonMemory(store, store.add_person("Dana"), llm=engines.llm, clock=lambda: datetime(2026, 3, 2, 9))
+        pm.remember("My husband was made redundant on Monday and we've got the mortgage to pay.", "Oh no.")
+        item = store.items_of_person(pm.person_id)[0]
+        assert item[4].emotion in ("sad", "worried", "frustrated")
     finally:
         store.close()
 

@@ -64,6 +64,16 @@ def test_background_runs_when_nothing_else_wants_the_model(engines):
     assert chat.complete(STORY, max_tokens=4).strip()
 
 
+def test_background_odds_of_the_next_word_leave_the_replys_cache_as_it_was(engines):
+    llm = engines.llm
+    llm.prefill(STORY)
+    before = llm.cached_tokens
+    odds = BackgroundChat(llm, LlmGate()).next_word_odds("The cat sat on the", ["mat", "moon"])
+    assert len(odds) == 2 and all(x < 0 for x in odds) and odds[0] > odds[1]
+    assert llm.cached_tokens == before
+    assert BackgroundChat(Watched(llm), LlmGate()).next_word_odds("x", ["y"]) is None  # a model giving no odds
+
+
 def test_background_generation_stops_when_a_reply_wants_the_model(engines):
     gate, model = LlmGate(), Watched(engines.llm)
     chat = BackgroundChat(model, gate)
