@@ -170,7 +170,6 @@ class ImpliedFeelings:
         valence, arousal, _ = EMOTIONS[label]
         return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
 
-
     def _model_lean(self, text: str, next_word_odds) -> float | None:
         """model_lean of what was said, or None where the model gave no odds."""
         model = id(getattr(next_word_odds, "__self__", next_word_odds))
