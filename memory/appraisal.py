@@ -53,22 +53,23 @@ def standing(text: str) -> list[Standing]:
     return [s for s, pattern in _CUES if pattern.search(text)]
 
 
-def lean(text: str) -> int:
+def lean(text: str, cues: list[Standing] | None = None) -> int:
     """Pure. Which way the words say it went, whatever it was about: +1 where a feared harm was
     averted, -1 where it keeps going wrong or wears the speaker out, 0 where they do not say (what is
-    still to come may be hoped for or feared)."""
-    cues = standing(text)
+    still to come may be hoped for or feared). `cues`: standing(text), where already read."""
+    cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return 1
     return -1 if Standing.DRAINING in cues or Standing.REPEATED in cues else 0
 
 
-def appraised(label: str, text: str) -> str:
+def appraised(label: str, text: str, cues: list[Standing] | None = None) -> str:
     """Pure. The feeling a turn implies, given the one the described situations suggest (`label`,
     a kind of memory/implied.py) and how the words say the situation stands: a feared harm averted is relief
     whatever the topic suggested; otherwise the valence stays and the standing picks the feeling
-    within it. Without any cue the feeling is taken as it was heard."""
-    cues = standing(text)
+    within it. Without any cue the feeling is taken as it was heard. `cues`: standing(text), where
+    already read."""
+    cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return "relieved"
     if label in GOOD:

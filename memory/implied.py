@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .affect import EMOTIONS, Affect, detect_affect, main_event
-from .appraisal import appraised, lean
+from .appraisal import appraised, lean, standing
 
 NONE = "none"
 NEAREST = 2  # situations a kind is judged by: one alone let a single odd neighbour decide
@@ -160,13 +160,14 @@ class ImpliedFeelings:
         by_kind: dict[str, list[float]] = {}
         for kind, sim in zip(kinds, sims):
             by_kind.setdefault(kind, []).append(float(sim))
-        label = implied_label(by_kind, lean=lean(text))
+        cues = standing(text)  # how the words say it stands, read once for both uses
+        label = implied_label(by_kind, lean=lean(text, cues))
         if label is None:
             return None
         leaning = self._model_lean(text, next_word_odds) if next_word_odds is not None else None
         if leaning is not None:
             label = turned(label, {k: float(np.mean(sorted(v)[-NEAREST:])) for k, v in by_kind.items()}, leaning)
-        label = appraised(label, text)  # the situations hear good or bad news; the words say how it stands
+        label = appraised(label, text, cues)  # the situations hear good or bad news; the words say how it stands
         valence, arousal, _ = EMOTIONS[label]
         return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
 
