@@ -64,12 +64,18 @@ _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*
 _BEFORE_KIND = r"(?:(?:little|big|older|younger|new|old|beagle|rescue|baby|best)\s+)*"  # "my little sister"
 # where they are from, said between the relation and its name: "my neighbour on the allotment, Frank"
 _QUALIFIER = r"(?:\s+(?:on|at|from|in|next|down|up|across|over)(?:\s+[A-Za-z]+){1,3}(?=,))?"
-_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+" + _BEFORE_KIND + "("
-                          + "|".join(_KINDS) + ")" + _QUALIFIER + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
+
+
+def _relation_re(opener: str) -> re.Pattern:
+    """A relation and its name after `opener` ("my sister Anna"): group 1 the kind, group 2 the name."""
+    return re.compile(rf"\b(?:{opener})\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + ")" + _QUALIFIER
+                      + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
+
+
+_RELATION_RE = _relation_re(r"[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Hh]is|[Hh]er|[Tt]heir")
+# the person's own, also in a note about them by name: "Marcus's brother Sam"
+_NOTED_RELATION_RE = _relation_re(r"[Mm]y|[Oo]ur|[A-Z][\w-]*['’]s")
 _CAPS_RE = re.compile(r"(?<![\w'’])(" + _NAME + ")")
-# The same, also in a note about the person by name: "Marcus's brother Sam"
-_NOTED_RELATION_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|[A-Z][\w-]*['’]s)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + ")"
-                                + _QUALIFIER + r"\s*,?\s+(?:called\s+|named\s+)?(" + _NAME + ")")
 # "my husband": someone of the person's own, not named in this turn ("my uncle's bakery" is about the bakery)
 _OWN_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+" + _BEFORE_KIND + "(" + "|".join(_KINDS) + r")(?![\w'’])")
 

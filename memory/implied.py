@@ -66,6 +66,11 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+def kind_scores(similarities: Mapping[str, Sequence[float]], nearest: int = NEAREST) -> dict[str, float]:
+    """Pure. Per kind, the mean similarity of its `nearest` closest situations."""
+    return {kind: float(np.mean(sorted(sims)[-nearest:])) for kind, sims in similarities.items() if len(sims)}
+
+
 def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NEAREST,
                   margin: float = MARGIN, lean: int = 0) -> str | None:
     """The feeling whose nearest situations are closest on average, by at least `margin` over every
@@ -73,7 +78,7 @@ def implied_label(similarities: Mapping[str, Sequence[float]], nearest: int = NE
     similarities: per kind (NONE included), one per situation. lean: which way the words say it went
     (memory.appraisal.lean: +1 good, -1 bad, 0 they do not say); it decides a close call between good
     and bad news, where the feeling of that valence is clearly nearer than no feeling."""
-    scores = {kind: float(np.mean(sorted(sims)[-nearest:])) for kind, sims in similarities.items() if len(sims)}
+    scores = kind_scores(similarities, nearest)
     ranked = sorted(scores, key=scores.get, reverse=True)
     if not ranked or ranked[0] == NONE:
         return None
@@ -166,7 +171,7 @@ class ImpliedFeelings:
             return None
         leaning = self._model_lean(text, next_word_odds) if next_word_odds is not None else None
         if leaning is not None:
-            label = turned(label, {k: float(np.mean(sorted(v)[-NEAREST:])) for k, v in by_kind.items()}, leaning)
+            label = turned(label, kind_scores(by_kind), leaning)
         label = appraised(label, text, cues)  # the situations hear good or bad news; the words say how it stands
         valence, arousal, _ = EMOTIONS[label]
         return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)

@@ -89,7 +89,7 @@ def _can_carry(word: str) -> bool:
     return _content(word) and (not r or "NOUN" in r or "ADJ" in r)
 
 
-def _can_head(word: str) -> bool:
+def can_head(word: str) -> bool:
     """Whether a word can be a phrase's head noun: a noun that is not also an adverb ("now", "home",
     "back" are seldom the thing) and not too general; a word the lexicon lacks counts as a noun."""
     if _POSSESSIVE.search(word) or not _content(word) or len(word) < 3:
@@ -163,7 +163,7 @@ def noun_phrases(text: str) -> list[NounPhrase]:
         while j < len(words) and j not in breaks and _can_carry(words[j][0]) \
                 and not (word in DETERMINERS and _verb_after_noun(words, j, breaks)):
             j += 1
-        heads = [k for k in range(i + 1, j) if _can_head(words[k][0])]
+        heads = [k for k in range(i + 1, j) if can_head(words[k][0])]
         if heads:
             k = heads[-1]
             said, start = words[k][0], words[k][1]

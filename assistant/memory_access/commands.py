@@ -17,7 +17,7 @@ from typing import Callable
 from memory import MemoryStore, PersonMemory
 from memory.commands import Correct, Forget, ForgetToday, ForgetWhat, Recap, memory_command, what_to_forget
 from memory.enrolment import is_no, is_yes
-from text.phrases import TOO_GENERAL, readings
+from text.phrases import can_head
 
 from assistant.reply.retold import second_person, their_words_as_yours
 
@@ -211,8 +211,7 @@ class MemoryRequests:
     def _mentions(about: str, text: str) -> bool:
         """Whether the text names a thing `about` names (a noun of it: "what happened at work
         yesterday" names work, not every memory of yesterday)."""
-        nouns = [w for w in _things(about) if len(w) >= 3 and w not in TOO_GENERAL
-                 and "NOUN" in (r := readings(w)) and "ADV" not in r]
+        nouns = [w for w in _things(about) if can_head(w)]
         return any(re.search(rf"\b{re.escape(w)}s?\b", text, re.I) for w in nouns)
 
     def _forget_about(self, about: str) -> None:
