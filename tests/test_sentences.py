@@ -16,6 +16,11 @@ def test_sentences_come_out_as_they_complete():
     assert got == ["Hello there, Dana.", "How was the walk today?", "I hope Biscuit enjoyed it!"]
 
 
+def test_a_typographic_apostrophe_comes_out_plain():
+    # the word checks read "can’t" as "can" and "t": "I can’t sleep" passed as no copy of "I can't sleep"
+    assert list(sentences_from_tokens(pieces("I can", "\u2019t", " sleep."))) == ["I can't sleep."]
+
+
 def test_first_sentence_is_released_before_the_stream_ends():
     tokens = stream("It is sunny outside today. And tomorrow it will rain a lot")
     gen = sentences_from_tokens(tokens)

@@ -124,7 +124,9 @@ def _pieces(tokens: Iterable[str], first_clause_words: int) -> Generator[str, No
     buffer = ""
     first = first_clause_words > 0
     for token in tokens:
-        buffer += token
+        # a typographic apostrophe is a plain one: kept from "I can't", the model wrote "I can’t",
+        # which every word check (and the copy check with them) read as three other words
+        buffer += token.replace("\u2019", "'")
         if first:
             # the very first piece goes out as soon as it is a clause or a sentence, however short
             # ("Sure!"): saying something early matters more than even phrasing
