@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from text.phrases import lacks_subject
 from text.questions import is_question
 from text.words import split_sentences
 
@@ -47,9 +48,11 @@ def third_person(text: str, name: str) -> str:
 
 
 def informative(text: str) -> list[str]:
-    """The turn's sentences that carry information: no questions, no greetings or small talk (a turn
-    that only asks something is kept as a raw turn but makes no memory item)."""
-    return [s for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)]
+    """The turn's sentences that carry information: no questions, no greetings or small talk, none
+    whose subject was not heard ("Is coming at Christmas." was written as a memory and a feeling);
+    a turn with none is kept as a raw turn but makes no memory item."""
+    return [s for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)
+            and not lacks_subject(s)]
 
 
 def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:

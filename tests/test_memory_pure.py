@@ -313,6 +313,16 @@ def test_a_question_heard_without_its_mark_is_no_fact():
     assert noting.fact_of("Had a long day at work.", "Dana", []) == "Had a long day at work"
 
 
+def test_a_sentence_whose_subject_was_not_heard_is_no_fact():
+    # Whisper cut "my brother is coming at Christmas" to "Is coming at Christmas.", which was written
+    # as a memory and a feeling ("…because is coming at Christmas"); a left-out "I" is the speaker's
+    for cut in ("Is coming at Christmas.", "has been limping since Sunday.", "Are visiting next week."):
+        assert noting.fact_of(cut, "Dana", []) == "", cut
+    assert noting.fact_of("Is coming at Christmas. I'm so excited.", "Dana", []) == "Dana is so excited"
+    for told in ("Had a long day at work.", "My brother is coming at Christmas."):
+        assert noting.informative(told) == [told], told
+
+
 def test_foreign_script_and_long_text_are_handled():
     facts = extract.analyse("昨日、犬の手術がありました。とても心配です。", D, [], "Dana")
     assert facts.fact and facts.mentions == []

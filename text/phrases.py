@@ -69,6 +69,20 @@ class NounPhrase:
         return self.opener in DETERMINERS
 
 
+# An auxiliary that says a sentence's subject was someone else: a sentence that opens with it has
+# lost that subject ("Is coming at Christmas.", Whisper's cut of "my brother is coming…"), where an
+# "I" left out ("Had a lovely time.") is the speaker's own
+_THIRD_PERSON_AUXILIARIES = frozenset("is are has isn't aren't hasn't does doesn't".split())
+
+
+def lacks_subject(sentence: str) -> bool:
+    """A sentence that tells, not asks, and begins with a third person's auxiliary: whose it is was
+    not heard, so it says nothing that can be kept of anyone."""
+    first = _WORD.search(sentence)
+    return (first is not None and first.start() == len(sentence) - len(sentence.lstrip(" \"'"))
+            and first.group().lower() in _THIRD_PERSON_AUXILIARIES and not sentence.rstrip().endswith("?"))
+
+
 @lru_cache(maxsize=1 << 16)  # bounded: a desk that listens for months hears names and slips without end
 def readings(word: str) -> dict[str, tuple[str, ...]]:
     """The parts of speech a lower-case word can have, each with its lemmas ({} for a word the lexicon lacks)."""
