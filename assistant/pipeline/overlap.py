@@ -24,6 +24,7 @@ import numpy as np
 from audio.endpointer import Signal, Step
 
 from assistant.pipeline.hearing import worth_answering
+from memory.lexicon import ASSISTANT_NAMES
 from assistant.pipeline.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -34,22 +35,26 @@ _BACKCHANNEL_PHRASES = re.compile(r"\b(?:uh[- ]?huh|mm+[- ]?hm+|m-hm+|i see|got 
 _BACKCHANNEL_WORDS = frozenset(
     "mm mmm hm hmm mhm uh um ah oh aha ooh wow yeah yep yes yup ya okay ok right sure alright true "
     "exactly indeed cool nice great good ha haha hehe totally definitely absolutely".split())
-# Words that ask Hearth to stop or to listen, never a listener's
-_STOP_WORDS = frozenset("no nope not stop wait hold hang pause sorry what hey excuse but actually shh quiet".split())
+# Words that ask Hearth to stop or to listen, never a listener's; and its name, said to get its attention
+_STOP_WORDS = frozenset("no nope not stop wait hold hang pause sorry what hey excuse but actually shh quiet enough "
+                        "pardon".split()) | ASSISTANT_NAMES
 MAX_BACKCHANNEL_WORDS = 4  # "yeah, yeah, right" is still listening; a longer run is saying something
 TRANSCRIPT_WAIT_S = 3.0  # at the utterance's end, how long its transcript may still be waited for
 
 
 def is_backchannel(text: str) -> bool:
-    """Pure. Words that only show the person is listening: hums, "yeah", "right", a laugh; or no
-    words at all (Whisper's tags for a cough or a laugh). A short one may end in a word Whisper made
-    of the breath after it ("Yeah, go."), unless that word asks Hearth to stop."""
+    """Pure. Words that only show the person is listening: hums, "yeah", "right", a laugh, any one
+    word that asks nothing of Hearth; or no words at all (Whisper's tags for a cough or a laugh). A
+    short one may end in a word Whisper made of the breath after it ("Yeah, go."), unless that word
+    asks Hearth to stop."""
     if not worth_answering(text):
         return True
     # a phrase ("of course") counts as one listener's word; numbers are words ("10 of course")
     words = re.findall(r"[a-z0-9']+", _BACKCHANNEL_PHRASES.sub(" mhm ", text.lower()))
     if len(words) > MAX_BACKCHANNEL_WORDS or any(w in _STOP_WORDS for w in words):
         return False
+    if len(words) == 1:  # one word alone, not asking to stop, is a listener's: "nice", "indeed" (heard as "did")
+        return True
     others = [n for n, w in enumerate(words) if w not in _BACKCHANNEL_WORDS]
     return not others or (len(words) == 2 and others == [1])
 
