@@ -35,27 +35,35 @@ configuration: {default_config_path()} (TOML; flags override it)
 """
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, mode: bool = False) -> None:
+    """The configuration flags, taken before the mode or after it. A mode's parser leaves out those
+    not given (argparse.SUPPRESS): its defaults would overwrite what was given before the mode
+    ("hearth --data-dir X replay FILE" wrote to the default database)."""
+    unset, off = (argparse.SUPPRESS, argparse.SUPPRESS) if mode else (None, False)
     g = parser.add_argument_group("configuration (override the config file)")
-    g.add_argument("--config", type=Path, help="config file (default: %(default)s)", default=None)
-    g.add_argument("--asr-model", dest="asr_model", help="a faster-whisper model folder")
-    g.add_argument("--llm-model", dest="llm_model", help="a GGUF language model file")
-    g.add_argument("--llm-endpoint", dest="llm_endpoint", help="OpenAI-compatible server base URL (e.g. http://host:8080/v1)")
-    g.add_argument("--voice", dest="tts_voice", help="a Piper voice .onnx file")
-    g.add_argument("--input-device", dest="input_device", help="microphone: index or part of its name")
-    g.add_argument("--output-device", dest="output_device", help="speakers: index or part of their name")
-    g.add_argument("--end-silence-ms", dest="end_silence_ms", type=int, help="silence that ends a turn (default 500)")
-    g.add_argument("--threads", type=int, help="CPU threads for the models (default 2)")
-    g.add_argument("--data-dir", dest="data_dir", help="where Hearth keeps its database")
-    g.add_argument("--person", help="who is talking while no voice is enrolled (default: me)")
-    g.add_argument("--no-memory", dest="memory", action="store_const", const=False, default=None,
+    g.add_argument("--config", type=Path, help="config file (default: your config file)", default=unset)
+    g.add_argument("--asr-model", dest="asr_model", default=unset, help="a faster-whisper model folder")
+    g.add_argument("--llm-model", dest="llm_model", default=unset, help="a GGUF language model file")
+    g.add_argument("--llm-endpoint", dest="llm_endpoint", default=unset,
+                   help="OpenAI-compatible server base URL (e.g. http://host:8080/v1)")
+    g.add_argument("--voice", dest="tts_voice", default=unset, help="a Piper voice .onnx file")
+    g.add_argument("--input-device", dest="input_device", default=unset, help="microphone: index or part of its name")
+    g.add_argument("--output-device", dest="output_device", default=unset,
+                   help="speakers: index or part of their name")
+    g.add_argument("--end-silence-ms", dest="end_silence_ms", type=int, default=unset,
+                   help="silence that ends a turn (default 500)")
+    g.add_argument("--threads", type=int, default=unset, help="CPU threads for the models (default 2)")
+    g.add_argument("--data-dir", dest="data_dir", default=unset, help="where Hearth keeps its database")
+    g.add_argument("--person", default=unset, help="who is talking while no voice is enrolled (default: me)")
+    g.add_argument("--no-memory", dest="memory", action="store_const", const=False, default=unset,
                    help="recall nothing and store nothing")
-    g.add_argument("--no-tui", dest="no_tui", action="store_true", help="plain text output instead of the window")
-    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    g.add_argument("--no-tui", dest="no_tui", action="store_true", default=off,
+                   help="plain text output instead of the window")
+    g.add_argument("--debug", action="store_true", default=off, help="show tracebacks")
 
 
-def _live_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--events", type=Path, metavar="FILE", default=None,
+def _live_flags(parser: argparse.ArgumentParser, mode: bool = False) -> None:
+    parser.add_argument("--events", type=Path, metavar="FILE", default=argparse.SUPPRESS if mode else None,
                         help="live mode: write every event as one JSON line to FILE (as replay's events.jsonl)")
 
 
@@ -68,29 +76,29 @@ def build_parser() -> argparse.ArgumentParser:
                         help="open the window on recordings instead of the microphone")
     sub = parser.add_subparsers(dest="mode", metavar="MODE")
     live = sub.add_parser("live", help="microphone in, speakers out (the default)")
-    _common(live)
-    _live_flags(live)
+    _common(live, mode=True)
+    _live_flags(live, mode=True)
     replay = sub.add_parser("replay", help="replay recordings through the loop")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
     replay.add_argument("--out", type=Path, help="folder for replies, transcripts and events (default: the cache folder)")
     replay.add_argument("--realtime", action="store_true", help="pace the audio as it was recorded")
-    _common(replay)
+    _common(replay, mode=True)
     demo = sub.add_parser("demo", help="a scripted conversation, no audio devices needed")
     demo.add_argument("--out", type=Path, default=None, help="folder for the demo's audio and logs")
-    _common(demo)
+    _common(demo, mode=True)
     devices = sub.add_parser("devices", help="list sound devices")
-    _common(devices)
+    _common(devices, mode=True)
     prepare = sub.add_parser("prepare", help="assemble and compile what the first start needs (make install runs it)")
-    _common(prepare)
+    _common(prepare, mode=True)
     enrol = sub.add_parser("enrol", help="remember a person's voice from recordings")
     enrol.add_argument("name")
     enrol.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    _common(enrol)
+    _common(enrol, mode=True)
     people = sub.add_parser("people", help="list, rename, merge or forget people")
     people.add_argument("action", nargs="?", default="list", choices=("list", "rename", "merge", "forget"))
     people.add_argument("names", nargs="*", metavar="NAME")
     people.add_argument("--yes", action="store_true", help="forget without asking")
-    _common(people)
+    _common(people, mode=True)
     return parser
 
 
