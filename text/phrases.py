@@ -30,7 +30,9 @@ TOO_GENERAL = frozenset("thing things stuff way time times day days week weekend
                           .split())
 _NOT_CONTENT = frozenset("i me we us you he him she her it they them who what which that there here some any "
                          "no not every each all both much many more most few such own very and or but nor so yet "
-                         "because if then than when while as".split())
+                         "because if then than when while as myself yourself himself herself itself ourselves "
+                         "yourselves themselves someone somebody something anyone anybody anything everyone "
+                         "everybody everything nobody nothing".split())  # (the lexicon has these as nouns)
 # Words before a phrase that say it opens a clause.
 _CLAUSE_OPENERS = frozenset("because and but so when since".split())
 # A relative clause's first word: "the cottage we rented was…" is said of the cottage.

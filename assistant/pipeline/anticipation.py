@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from text.phrases import can_head
 from text.words import HANGING_WORDS, as_digits
 
 
@@ -30,7 +31,7 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
     arbitrary moment, often in the middle of that word ("7 of Club" for "7 of clubs", "my fella"
     for "my fellow"). It must be there, though: it is often what the person is asking about. A
     partial that stops on a word leaning on what follows ("what my") had not yet said what it was
-    about ("dog").
+    about ("dog"), and one the final words go on from to name a thing had not looked it up.
     """
     before, after = _words(partial), set(_words(final))
     if not before or not after or len(after) > 2 * len(set(before)) + 4:
@@ -40,7 +41,17 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
         return False
     if head and sum(w in after for w in head) / len(head) < min_share:
         return False
+    if _names_more(before, after):
+        return False
     return any(w.startswith(last[:3]) for w in after)
+
+
+def _names_more(before: list[str], after: set[str]) -> bool:
+    """The final words name a thing the partial had not reached: looked up on "Hello again, can you
+    remind me", the notes held no dog for "…what my dog is called?" (the demo answered "I don't
+    know" now and then). A word cut off in the partial ("7 of Club") is the same thing."""
+    heard, cut = {w[:4] for w in before}, before[-1]
+    return any(w[:4] not in heard and not w.startswith(cut) and can_head(w) for w in after - set(before))
 
 
 def stands_in_for(partial: str, final: str) -> bool:
