@@ -16,10 +16,10 @@ from assistant.pipeline.anticipation import stands_in_for, still_valid
     ("Four queen of", "4 queen of clubs", False),  # the suit not yet heard
     ("Four Queen of Clug", "4 queen of clothes", False),
     ("And so my fella", "and so my fellow", True),
-    ("I walked my do", "I walked my dog.", True),
     # the final words go on to name a thing the lookup had nothing to find by
     ("And so my fella", "and so my fellow Americans", False),
     ("Hello again, can you remind me", "Hello again, can you remind me what my dog is called?", False),
+    ("Hello again. Can you remind me what my d-", "Hello again, can you remind me what my dog is called?", False),
     ("remind me what my dog", "Remind me what my cat is called.", False),
     ("remind me what my apples", "Remind me what my cat is, a pet?", False),  # "a" is not "apples" begun
     # a partial that stopped before the thing it was about

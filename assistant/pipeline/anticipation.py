@@ -49,9 +49,11 @@ def still_valid(partial: str, final: str, min_share: float = 0.8) -> bool:
 def _names_more(before: list[str], after: set[str]) -> bool:
     """The final words name a thing the partial had not reached: looked up on "Hello again, can you
     remind me", the notes held no dog for "…what my dog is called?" (the demo answered "I don't
-    know" now and then). A word cut off in the partial ("7 of Club") is the same thing."""
+    know" now and then). A word cut off in the partial is the same thing if enough of it was heard
+    to look it up by ("7 of Club"; "what my d-" was not)."""
     heard, cut = {w[:4] for w in before}, before[-1]
-    return any(w[:4] not in heard and not w.startswith(cut) and can_head(w) for w in after - set(before))
+    return any(w[:4] not in heard and not (len(cut) >= 3 and w.startswith(cut)) and can_head(w)
+               for w in after - set(before))
 
 
 def stands_in_for(partial: str, final: str) -> bool:
