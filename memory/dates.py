@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-from text.phrases import past_tense
+from text.phrases import past_tense, readings
 from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase, day_of_month
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -40,6 +40,14 @@ class DateMention:
     # "2025"); "last year" was written as a made-up day, "8 May 2022", and answered so
     span: str = "day"
 
+    def still_to_come(self, today: date) -> bool:
+        """Whether the date said is after today; a month named also while it has days to come ("I
+        start in March", said on 2 March), not the one under way ("this month": a thing going on)."""
+        if self.when > today:
+            return True
+        named = self.span == "month" and not self.phrase.lower().startswith(("this", "last", "since"))
+        return named and self.when + relativedelta(day=31) > today
+
 
 _HABIT = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 
@@ -55,15 +63,42 @@ _UNDER_WAY = re.compile(r"\b(?:is|are|am|has|(?:it|he|she|that|there|what|who)['
                         r"(?!been\b|\w+ed\b|gone\b|done\b|had\b)", re.I)
 
 # a clause of its own: a subject and its verb (past_tense says whether the verb is in the past)
-_SUBJECT_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(?:\w+ly\s+)?(\w+)\b", re.I)
+# Words after a subject that are no present verb of its own: auxiliaries and modals ("I was", "I
+# could"), and the words of a past ("I had", "I did", "I used to")
+_NOT_OWN_VERBS = frozenset("am is are was were be been being have has had do does did will would can could shall "
+                           "should may might must used".split())
+_SUBJECT_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(\w+)(?:\s+(\w+))?", re.I)
+
+
+def _verbs(text: str, start: int, end: int) -> list[tuple[str, int]]:
+    """Each pronoun subject's verb between start and end, lower case, with where it ends; past an
+    adverb in -ly ("I really liked"), not one that is a verb itself ("we fly")."""
+    out = []
+    for m in _SUBJECT_VERB.finditer(text, start, end):
+        first, second = m.group(1).lower(), (m.group(2) or "").lower()
+        if second and first.endswith("ly") and "VERB" not in readings(first):
+            out.append((second, m.end(2)))
+        else:
+            out.append((first, m.end(1)))
+    return out
 
 
 def _coming(text: str, at: int) -> bool:
     """Whether the sentence holding offset `at` says, before it, what is or will be (and no past
-    verb comes between: "She is happy she graduated in June")."""
+    verb comes between: "She is happy she graduated in June"); a present verb of its own says so
+    too ("I start in March", said in December, is next March: it was written as the March gone)."""
     start = max(text.rfind(mark, 0, at) for mark in ".!?")
     said = [m.end() for m in _UNDER_WAY.finditer(text, start + 1, at)]
-    return bool(said) and not any(past_tense(m.group(1).lower()) for m in _SUBJECT_VERB.finditer(text, said[-1], at))
+    said += [end for verb, end in _verbs(text, start + 1, at) if _present(verb)]
+    if not said:
+        return False
+    return not any(past_tense(verb) for verb, _ in _verbs(text, max(said), at))
+
+
+def _present(word: str) -> bool:
+    """A verb in the present, its own ("start", "flies"), not an auxiliary's or a modal's."""
+    return word not in _NOT_OWN_VERBS and "VERB" in readings(word) and not past_tense(word) \
+        and not word.endswith(("ing", "ed"))
 
 
 def _month_day(year: int, month: int, day: int) -> date | None:
