@@ -40,6 +40,7 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
                         r"can'?t (come|fix|get) (until|before)|never (turns?|shows?|came|answers?|fix))\b"),
     (Standing.PENDING, r"\b(tomorrow|tonight|next (week|month|year|weekend|" + _WEEKDAY + r")|this (weekend|evening)|"
                        r"soon|any day|due (any|next|in|on|this)|in \w+ (days|weeks)|\w+ more (days|sleeps|weeks)|"
+                       r"(days|weeks|months|sleeps) away|"
                        r"counting the days|might|may|in case|waiting (for|on)|results?|rumou?r|not sure|"
                        r"don'?t know (how|if|whether|what)|hasn'?t (answered|called|come|been seen|replied)|"
                        r"(is|are|has been|have been) in (hospital|intensive care)|about to|appointment)\b"),
@@ -48,9 +49,11 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
 GOOD = ("happy", "excited", "relieved")  # the rest of memory/implied.py's kinds are bad news
 
 
-def standing(text: str) -> list[Standing]:
-    """Pure. The ways the words say the situation stands, in the order of _CUES."""
-    return [s for s, pattern in _CUES if pattern.search(text)]
+def standing(text: str, ahead: bool = False) -> list[Standing]:
+    """Pure. The ways the words say the situation stands, in the order of _CUES. `ahead`: a date
+    they name is still to come ("my first gig on Friday night", memory/dates.py), so it is PENDING
+    whatever the words."""
+    return [s for s, pattern in _CUES if pattern.search(text) or s is Standing.PENDING and ahead]
 
 
 def lean(text: str, cues: list[Standing] | None = None) -> int:
@@ -72,8 +75,8 @@ def appraised(label: str, text: str, cues: list[Standing] | None = None) -> str:
     cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return "relieved"
-    if label in GOOD:
-        return "excited" if Standing.PENDING in cues else label
+    if label in GOOD:  # excitement looks forward: a good thing that has come is happiness
+        return "excited" if Standing.PENDING in cues else "happy" if label == "excited" else label
     for cue, feeling in ((Standing.DRAINING, "tired"), (Standing.REPEATED, "frustrated"),
                          (Standing.PENDING, "worried")):
         if cue in cues:

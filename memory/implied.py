@@ -155,9 +155,10 @@ class ImpliedFeelings:
         """Whether what was said is bad for the speaker (`felt`)."""
         return is_bad(self.felt(text))
 
-    def of(self, text: str, next_word_odds=None) -> Affect | None:
+    def of(self, text: str, next_word_odds=None, ahead: bool = False) -> Affect | None:
         """next_word_odds(text, words): the language model's odds of each word coming next
-        (ChatModel.next_word_odds), to check which way a feeling found goes; None: not checked."""
+        (ChatModel.next_word_odds), to check which way a feeling found goes; None: not checked.
+        `ahead`: a date the words name is still to come (appraisal.standing)."""
         if not text.strip():
             return None
         kinds, matrix = self._situations()
@@ -165,7 +166,7 @@ class ImpliedFeelings:
         by_kind: dict[str, list[float]] = {}
         for kind, sim in zip(kinds, sims):
             by_kind.setdefault(kind, []).append(float(sim))
-        cues = standing(text)  # how the words say it stands, read once for both uses
+        cues = standing(text, ahead)  # how the words say it stands, read once for both uses
         label = implied_label(by_kind, lean=lean(text, cues))
         if label is None:
             return None

@@ -124,15 +124,16 @@ class PersonMemory:
         self.store.set_turn_voice(turn_id, voice)
         return voice
 
-    def _implied(self, text: str) -> Affect | None:
+    def _implied(self, text: str, ahead: bool) -> Affect | None:
         """The feeling the words imply, its way checked by the language model where there is one
-        (memory/implied.py); without it if the model is busy with replies for too long."""
+        (memory/implied.py); without it if the model is busy with replies for too long. `ahead`: a
+        date they name is still to come."""
         odds = getattr(self.llm, "next_word_odds", None)
         try:
-            return self.implied.of(text, odds)
+            return self.implied.of(text, odds, ahead)
         except Exception as exc:  # a model failure (or replies holding it too long) never loses the write
             log.info("the feeling's way was not checked by the model (%s)", type(exc).__name__)
-            return self.implied.of(text)
+            return self.implied.of(text, ahead=ahead)
 
     def _heard_affect(self, text: str, turn_id: int) -> Affect | None:
         """The feeling how the turn was said suggests (hear_voice ran first, on the same writer)."""
@@ -150,7 +151,7 @@ class PersonMemory:
             return None
         named = facts.affect
         if named is None:  # no feeling named: the one the words imply, if any
-            facts = replace(facts, affect=self._implied(text))
+            facts = replace(facts, affect=self._implied(text, any(d.still_to_come(now.date()) for d in facts.dates)))
         when = format_date(now.date())
         happens = facts.dates[0].when.isoformat() if facts.dates else None
         new = Draft(facts.fact, when, emotion=facts.affect.label if facts.affect else None,

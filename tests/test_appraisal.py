@@ -26,10 +26,16 @@ def test_what_only_reads_like_a_cue_is_none():
     assert standing("We won on Saturday!") == []                           # a day alone may be gone
 
 
+def test_a_date_still_to_come_says_it_is_pending_and_a_count_of_days_away_too():
+    assert standing("My first gig is on Friday night!", ahead=True) == [Standing.PENDING]  # (the writer's dates)
+    assert standing("Our trip to Oslo is only six days away!") == [Standing.PENDING]
+
+
 @pytest.mark.parametrize("heard, said, feeling", [
     ("sad", "The scan came back clear after all.", "relieved"),           # a harm averted, whatever the topic
     ("happy", "We leave for Rome tomorrow!", "excited"),                  # good, still to come
     ("happy", "We got back from Rome yesterday.", "happy"),
+    ("excited", "We got back from Rome yesterday!", "happy"),            # excitement looks forward
     ("sad", "I've been up since five with the baby.", "tired"),
     ("worried", "The lift is broken again.", "frustrated"),
     ("sad", "My results come next week.", "worried"),

@@ -72,6 +72,19 @@ def test_a_date_is_written_as_much_as_it_was_said(text, written):
     assert dates.absolutise(text, dates.resolve_dates(text, D)) == written
 
 
+def test_a_date_said_with_a_present_verb_is_still_to_come():
+    # "I start in March", said in December, was written as the March gone
+    start = dates.resolve_dates("I got the job! I start in March.", date(2026, 12, 6))[0]
+    assert start.when == date(2027, 3, 1) and start.still_to_come(date(2026, 12, 6))
+    assert dates.resolve_dates("We fly to Lisbon on Friday.", date(2026, 12, 6))[0].when == date(2026, 12, 11)
+    for past in ("I lived in Cork in March.", "I really liked it in March.", "I think it was in March."):
+        assert dates.resolve_dates(past, date(2026, 12, 6))[0].when == date(2026, 3, 1), past
+    # a month named while it has days to come is still to come; the week or month under way is not
+    assert dates.resolve_dates("I start in March.", date(2026, 3, 2))[0].still_to_come(date(2026, 3, 2))
+    for going_on in ("this week", "this month", "last week"):
+        assert not dates.resolve_dates(going_on, date(2026, 3, 2))[0].still_to_come(date(2026, 3, 2)), going_on
+
+
 def test_no_date_and_may_the_verb():
     assert dates.resolve_dates("I may be late, it may rain", D) == []
     assert dates.resolve_dates("", D) == []
