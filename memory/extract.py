@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from text.phrases import DETERMINERS, readings, topic_of
-from text.words import NUMBER_WORDS, split_sentences
+from text.phrases import topic_of, verb_after
+from text.words import split_sentences
 from wordfreq import zipf_frequency
 
 from . import lexicon as lx
@@ -134,19 +134,10 @@ def match_known(text: str, known: list[Known]) -> list[tuple[Known, int]]:
 
 
 def _said_as_verb(text: str, noun: re.Match) -> bool:
-    """A thing's word with an -s after a word that opens no noun phrase is mostly a verb: "the
-    heating works again" (a turn of relief filed under work, on a replies run), "she plans to"."""
-    if len(noun.group(0)) == len(noun.group(1)):
-        return False
+    """A thing's word said with an -s as a verb: "the heating works again" (a turn of relief filed
+    under work, on a replies run), "she plans to"."""
     before = re.findall(r"[\w'’]+", text[:noun.start()].lower())
-    if not before or "VERB" not in readings(noun.group(0).lower()):
-        return False
-    word = before[-1]
-    r = readings(word)
-    # what may stand before a noun: "the", "Anna's", "two", "new" (not "still", an adverb first)
-    modifies = word in DETERMINERS or word.endswith(("'s", "’s")) or word in NUMBER_WORDS or word.isdigit() \
-        or not r or "ADJ" in r and "ADV" not in r
-    return not modifies
+    return len(noun.group(0)) > len(noun.group(1)) and bool(before) and verb_after(noun.group(0).lower(), before[-1])
 
 
 def named_relations(text: str) -> dict[str, set[str]]:

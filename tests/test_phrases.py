@@ -56,3 +56,12 @@ def test_phrases_end_where_a_verb_or_a_clause_begins():
         ("the", "printer", False), ("the", "office", False), ("my", "old laptop", True)]
     assert [p.opener for p in noun_phrases("The kettle broke.")] == ["the"]
     assert noun_phrases("The kettle broke.")[0].subject
+
+
+def test_a_word_both_noun_and_verb_is_a_verb_after_a_word_that_opens_no_phrase():
+    from text.phrases import verb_after
+    for said, before in (("works", "heating"), ("plans", "she"), ("works", "still")):
+        assert verb_after(said, before), (before, said)  # "the heating works again": no thing called work
+    for said, before in (("works", "the"), ("plans", "anna's"), ("plans", "two"), ("plans", "new")):
+        assert not verb_after(said, before), (before, said)
+    assert not verb_after("bakery", "heating")  # a word that is no verb

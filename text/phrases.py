@@ -15,6 +15,8 @@ from functools import lru_cache
 
 from lemminflect import getAllInflections, getAllLemmas
 
+from text.words import NUMBER_WORDS
+
 DETERMINERS = frozenset("the a an my our your his her their its this these those".split())
 # A bare noun after one of these is a thing spoken of: "allergic to peanuts", "a letter from home".
 # Not "of": after a number or a part it is the whole ("seven of hearts", "the rest of it").
@@ -130,6 +132,19 @@ def past_tense(word: str) -> bool:
         if word in forms.get("VBD", ()) and word not in forms.get("VB", ()) + forms.get("VBP", ()):
             return True
     return False
+
+
+def verb_after(word: str, before: str) -> bool:
+    """Whether a lower-case word that may be a noun or a verb ("works", "plans") is a verb after
+    the word before it: after one that opens no noun phrase (a noun, a pronoun, an adverb: "the
+    heating works", "she plans", "still works"), not after a determiner, a possessive, a number or an
+    adjective ("the works", "Anna's plans", "two plans", "new plans")."""
+    if "VERB" not in readings(word):
+        return False
+    r = readings(before)
+    modifies = before in DETERMINERS or _POSSESSIVE.search(before) is not None or before in NUMBER_WORDS \
+        or before.isdigit() or not r or "ADJ" in r and "ADV" not in r
+    return not modifies
 
 
 def _verb_after_noun(words: list[tuple[str, int, int]], j: int, breaks: set[int]) -> bool:
