@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from text.phrases import lacks_subject
+from lemminflect import getInflection
+
+from text.phrases import lacks_subject, readings
 from text.questions import is_question
 from text.words import split_sentences
 
@@ -14,15 +16,30 @@ from .dates import DateMention, absolutise
 
 
 # first person -> the person's name, so a memory reads the same wherever it is shown
-_VERBS = {"have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't", "feel": "feels", "work": "works",
-          "love": "loves", "like": "likes", "want": "wants", "need": "needs", "think": "thinks", "live": "lives",
-          "go": "goes", "get": "gets", "hope": "hopes", "know": "knows", "miss": "misses", "sleep": "sleeps",
-          "enjoy": "enjoys", "plan": "plans", "play": "plays", "try": "tries", "wish": "wishes", "eat": "eats",
-          "am": "is", "usually": "usually", "still": "still", "really": "really", "finally": "finally"}
-_PRONOUNS = [(r"\bI (?:(usually|still|really|finally|also|just) )?(" + "|".join(re.escape(v) for v in _VERBS) + r")\b",
-              lambda m, n: f"{n} " + (m.group(1) + " " if m.group(1) else "") + _VERBS[m.group(2)]),
+_OWN_FORMS = {"am": "is", "don't": "doesn't", "haven't": "hasn't"}
+_ADVERBS = r"usually|still|really|finally|also|just|always|never|often|sometimes"
+# after "I": words that are no present verb of the speaker's own to put in the third person
+_KEPT = frozenset("was were can could will would shall should may might must did had".split())
+
+
+def _their_verb(word: str) -> str:
+    """A verb said after "I" as it is said after their name: "start" -> "starts" (lemminflect), "am"
+    -> "is"; a past, a modal, or a form that is also a past ("read", "saw") as it was ("I start my
+    new job" was noted "Tom start Tom's new job", heard live)."""
+    lower = word.lower()
+    if lower in _OWN_FORMS:
+        return _OWN_FORMS[lower]
+    if lower in _KEPT or "'" in lower or lower not in readings(lower).get("VERB", ()):
+        return word
+    if any(lower in getInflection(lemma, "VBD") for lemma in readings(lower)["VERB"]):  # "saw" (see), "read"
+        return word
+    return (getInflection(lower, "VBZ") or (word,))[0]
+
+
+_PRONOUNS = [(rf"\bI (?:({_ADVERBS}) )?([A-Za-z']+)\b(?!')",
+              lambda m, n: f"{n} " + (m.group(1) + " " if m.group(1) else "") + _their_verb(m.group(2))),
              (r"\bI'm\b|\bI am\b", "{n} is"), (r"\bI've\b", "{n} has"), (r"\bI'll\b", "{n} will"),
-             (r"\bI'd\b", "{n} would"), (r"\bI was\b", "{n} was"), (r"\bmyself\b", "themself"),
+             (r"\bI'd\b", "{n} would"), (r"\bmyself\b", "themself"),
              (r"\bI\b", "{n}"), (r"\bmy\b", "{n}'s"), (r"\bMy\b", "{n}'s"), (r"\bme\b", "{n}"), (r"\bmine\b", "{n}'s")]
 _SMALLTALK = re.compile(r"^\W*(hey|hi|hello|thanks|thank you|wow|yeah|yes|no|ok|okay|sure|good to see you|"
                         r"congrats|congratulations|that's (great|awesome|amazing|cool)|sounds (great|good|fun)|"

@@ -312,6 +312,12 @@ def test_what_happened_leaves_out_what_only_leads_up_to_it(said, event):
 
 def test_third_person_and_fact():
     assert noting.third_person("I have my test and I'm nervous", "Dana") == "Dana has Dana's test and Dana is nervous"
+    # any present verb, by lemminflect; a past, a modal, or a form that is also a past, as said
+    for said, noted in (("I start my new job in January", "Dana starts Dana's new job in January"),
+                        ("I usually fly to Rome", "Dana usually flies to Rome"), ("I saw Anna", "Dana saw Anna"),
+                        ("I read it twice", "Dana read it twice"), ("I can swim", "Dana can swim"),
+                        ("I don't mind", "Dana doesn't mind")):
+        assert noting.third_person(said, "Dana") == noted, said
     text = "Hi! I saw Anna yesterday. How are you?"
     fact = noting.fact_of(text, "Dana", dates.resolve_dates(text, D))
     assert fact == "Dana saw Anna yesterday (9 May 2026)"
