@@ -176,6 +176,15 @@ def test_a_later_piece_that_hands_them_a_feeling_they_did_not_tell_is_left_unsai
     assert list(own_words(pieces, heard, [])) == ["That sounds so annoying."]
 
 
+def test_a_later_stock_phrase_nothing_earned_is_left_unsaid():
+    heard = "We got the keys to our new flat today!"  # heard live: no thanks, and "You're welcome."
+    pieces = iter(["That's great!", "You're welcome.", "Enjoy your new home."])
+    assert list(own_words(pieces, heard, [])) == ["That's great!", "Enjoy your new home."]
+    thanked = iter(["Thank you for the flowers!", "You're welcome.", "Enjoy them."])  # earned by thanks
+    assert list(own_words(thanked, "Thanks for the tip about the florist!", [])) == \
+        ["Thank you for the flowers!", "You're welcome.", "Enjoy them."]
+
+
 def test_not_knowing_again_about_another_thing_is_said_whole():
     # heard on a replies run: the second answer of not knowing was left "I don't know,"
     earlier = ["I don't know, you haven't told me your son's name yet."]

@@ -216,6 +216,25 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     return tuple(openings + ([] if thanked or asked else ["You're", "You've"]))
 
 
+_SPELLED_OUT = ((re.compile(r"\b(\w+)'re\b", re.I), r"\1 are"), (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
+                (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"), (re.compile(r"\bI'm\b", re.I), "I am"))
+
+
+def _spelled_out(text: str) -> str:
+    text = text.replace("\u2019", "'")
+    for pattern, full in _SPELLED_OUT:
+        text = pattern.sub(full, text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def stock_phrase(piece: str, heard: str) -> bool:
+    """A later piece that is one of the stock openings nothing they said earned (unearned_openings,
+    of two words or more, contractions spelled out): "That's great! You're welcome. Have a nice day!"
+    to keys to a new flat, with no thanks (heard live)."""
+    said = _spelled_out(piece)
+    return any(said.startswith(_spelled_out(o)) for o in unearned_openings(heard) if len(o.split()) > 1)
+
+
 # Praise of how the person is doing, which they did not tell: "Hi Dana! You're doing well." to "I
 # just got back from a long walk" (heard live), "You've been doing great!" (the demo's first reply).
 _HOW_THEY_DO = re.compile(r"\byou(?:'re| are|'ve been| have been)\s+(?:all\s+|really\s+|so\s+)?doing\s+"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import (bad_start, copies, praises_untold, tells_their_feeling, undecided_start,
-                                    unsayable)
+from assistant.reply.checks import (bad_start, copies, praises_untold, stock_phrase, tells_their_feeling,
+                                    undecided_start, unsayable)
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import told_of_trouble
 
@@ -75,7 +75,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     earlier reply said (`earlier`: the replies in the history, and the other words not to be copied)
     or praises how they are doing when they told nothing of it ("Hi Dana! You're doing well.") or
     hands them a feeling they did not tell ("That sounds like a good plan. I'm glad you're feeling
-    better.", heard live); and
+    better.", heard live) or is a stock phrase nothing they said earned ("You're welcome." to no
+    thanks); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
@@ -85,7 +86,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
         if praised and _ABOUT_YOU.match(piece):
             continue
         praised = bool(n) and praises_untold(piece, heard)
-        if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)) or unfounded(piece):
+        if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)
+                  or stock_phrase(piece, heard)) or unfounded(piece):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence
