@@ -24,8 +24,8 @@ import numpy as np
 from audio.endpointer import Signal, Step
 
 from assistant.pipeline.hearing import worth_answering
-from memory.lexicon import ASSISTANT_NAMES
 from assistant.pipeline.worker import Worker
+from memory.lexicon import ASSISTANT_NAMES
 
 log = logging.getLogger(__name__)
 
