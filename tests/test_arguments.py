@@ -5,7 +5,8 @@ import pytest
 from assistant.modes.arguments import build_parser
 
 
-@pytest.mark.parametrize("argv", [["--data-dir", "/tmp/x", "replay", "a.wav"], ["replay", "a.wav", "--data-dir", "/tmp/x"],
+@pytest.mark.parametrize("argv", [["--data-dir", "/tmp/x", "replay", "a.wav"],
+                                  ["replay", "a.wav", "--data-dir", "/tmp/x"],
                                   ["--data-dir", "/tmp/x", "demo"], ["--data-dir", "/tmp/x"]])
 def test_a_flag_before_the_mode_is_not_overwritten_by_the_modes_defaults(argv):
     # "hearth --data-dir X replay FILE" wrote to the default database: the mode's own default won

@@ -3,7 +3,7 @@ Pure (lemminflect's lexicon is a dictionary in the package); the examples are th
 
 import pytest
 
-from text.phrases import noun_phrases, topic_of
+from text.phrases import noun_phrases, topic_of, verb_after
 
 
 @pytest.mark.parametrize("said, head, phrase", [
@@ -59,7 +59,6 @@ def test_phrases_end_where_a_verb_or_a_clause_begins():
 
 
 def test_a_word_both_noun_and_verb_is_a_verb_after_a_word_that_opens_no_phrase():
-    from text.phrases import verb_after
     for said, before in (("works", "heating"), ("plans", "she"), ("works", "still")):
         assert verb_after(said, before), (before, said)  # "the heating works again": no thing called work
     for said, before in (("works", "the"), ("plans", "anna's"), ("plans", "two"), ("plans", "new")):
