@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-from text.phrases import past_tense, readings
+from text.phrases import past_tense, present_verb, readings
 from text.words import COUNT_WORDS, DAY_ORDINALS, count_of, count_phrase, day_of_month
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -63,10 +63,6 @@ _UNDER_WAY = re.compile(r"\b(?:is|are|am|has|(?:it|he|she|that|there|what|who)['
                         r"(?!been\b|\w+ed\b|gone\b|done\b|had\b)", re.I)
 
 # a clause of its own: a subject and its verb (past_tense says whether the verb is in the past)
-# Words after a subject that are no present verb of its own: auxiliaries and modals ("I was", "I
-# could"), and the words of a past ("I had", "I did", "I used to")
-_NOT_OWN_VERBS = frozenset("am is are was were be been being have has had do does did will would can could shall "
-                           "should may might must used".split())
 _SUBJECT_VERB = re.compile(r"\b(?:i|you|he|she|we|they|it)\s+(\w+)(?:\s+(\w+))?", re.I)
 
 
@@ -89,16 +85,10 @@ def _coming(text: str, at: int) -> bool:
     too ("I start in March", said in December, is next March: it was written as the March gone)."""
     start = max(text.rfind(mark, 0, at) for mark in ".!?")
     said = [m.end() for m in _UNDER_WAY.finditer(text, start + 1, at)]
-    said += [end for verb, end in _verbs(text, start + 1, at) if _present(verb)]
+    said += [end for verb, end in _verbs(text, start + 1, at) if present_verb(verb)]
     if not said:
         return False
     return not any(past_tense(verb) for verb, _ in _verbs(text, max(said), at))
-
-
-def _present(word: str) -> bool:
-    """A verb in the present, its own ("start", "flies"), not an auxiliary's or a modal's."""
-    return word not in _NOT_OWN_VERBS and "VERB" in readings(word) and not past_tense(word) \
-        and not word.endswith(("ing", "ed"))
 
 
 def _month_day(year: int, month: int, day: int) -> date | None:

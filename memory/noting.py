@@ -8,7 +8,7 @@ import re
 
 from lemminflect import getInflection
 
-from text.phrases import lacks_subject, readings
+from text.phrases import lacks_subject, present_verb
 from text.questions import is_question
 from text.words import split_sentences
 
@@ -18,8 +18,6 @@ from .dates import DateMention, absolutise
 # first person -> the person's name, so a memory reads the same wherever it is shown
 _OWN_FORMS = {"am": "is", "don't": "doesn't", "haven't": "hasn't"}
 _ADVERBS = r"usually|still|really|finally|also|just|always|never|often|sometimes"
-# after "I": words that are no present verb of the speaker's own to put in the third person
-_KEPT = frozenset("was were can could will would shall should may might must did had".split())
 
 
 def _their_verb(word: str) -> str:
@@ -29,9 +27,7 @@ def _their_verb(word: str) -> str:
     lower = word.lower()
     if lower in _OWN_FORMS:
         return _OWN_FORMS[lower]
-    if lower in _KEPT or "'" in lower or lower not in readings(lower).get("VERB", ()):
-        return word
-    if any(lower in getInflection(lemma, "VBD") for lemma in readings(lower)["VERB"]):  # "saw" (see), "read"
+    if not present_verb(lower):
         return word
     return (getInflection(lower, "VBZ") or (word,))[0]
 

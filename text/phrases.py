@@ -134,6 +134,24 @@ def past_tense(word: str) -> bool:
     return False
 
 
+# Verbs that only help another ("I can swim", "it will be"): no verb of the speaker's own
+MODALS = frozenset("can could will would shall should may might must".split())
+
+
+@lru_cache(maxsize=1 << 12)
+def present_verb(word: str) -> bool:
+    """Whether a lower-case word is a verb in the present ("start", "flies", "have") and not also some
+    verb's past ("read", "saw": the past may be meant) nor a modal, by lemminflect's lexicon."""
+    lemmas = readings(word).get("VERB", ())
+    if word in MODALS or not lemmas:
+        return False
+    forms = [getAllInflections(lemma, upos="VERB") for lemma in lemmas]
+    if any(word in f.get("VBD", ()) for f in forms):
+        return False
+    return any(word in f.get("VB", ()) + f.get("VBP", ()) + f.get("VBZ", ()) or word == lemma
+               for f, lemma in zip(forms, lemmas))
+
+
 def verb_after(word: str, before: str) -> bool:
     """Whether a lower-case word that may be a noun or a verb ("works", "plans") is a verb after
     the word before it: after one that opens no noun phrase (a noun, a pronoun, an adverb: "the
