@@ -496,6 +496,12 @@ def test_saying_it_has_not_got_what_is_theirs_is_begun_again():
     told = "My wife is having surgery on her heart tomorrow."
     assert rc.bad_start("I don't have a wife, but I can tell you that your wife is having surgery.", told)
     assert not rc.bad_start("I don't have any news of my own, but I hope it goes well.", told)
+    # told of their own doings, the thing they spoke of, as if Hearth's (live)
+    slides = "I have to give a talk at the conference on Friday and I haven't finished the slides."
+    assert rc.bad_start("I don't have the slides yet.", slides)
+    assert rc.bad_start("I haven't got a slide ready.", slides)
+    assert not rc.bad_start("I don't have your slides, but I hope the talk goes well.", slides)
+    assert not rp.disowns("I don't have a favourite colour.", "What's your favourite colour?")  # asked of Hearth
 
 
 def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():

@@ -182,15 +182,22 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
             if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
 
 
-_NOT_HAVE = re.compile(r"\bi\s+(?:don't|do\s+not|didn't|did\s+not)\s+have\s+(?:a|an|any)\s+([a-z]+)", re.I)
+_NOT_HAVE = re.compile(r"\bi\s+(?:don't|do\s+not|didn't|did\s+not|haven't|have\s+not)\s+(?:got\s+)?"
+                       r"(?:have\s+)?(a|an|any|the)\s+([a-z]+)", re.I)
+_OF_THEMSELVES = re.compile(r"\b(?:i|i['’]\w+|my|me)\b", re.I)
+_OF_HEARTH = re.compile(r"\b(?:you|your|you['’]\w+)\b", re.I)
 
 
 def disowns(reply: str, heard: str) -> bool:
     """Pure. Hearth says it has not got what the person just called theirs: "I don't have a wife, but…"
-    to "My wife is having surgery…" (heard on the replies benchmark). A small model answers their
-    "my" as if it were asked of its own."""
+    to "My wife is having surgery…" (heard on the replies benchmark), or, told of their own doings and
+    asked nothing of Hearth, the thing they spoke of: "I don't have the slides yet." to "…I haven't
+    finished the slides" (live). A small model answers their "my" or their "I" as if it were its own."""
     theirs = their_things([heard])
-    return any(m.group(1).lower() in theirs for m in _NOT_HAVE.finditer(reply))
+    if _OF_THEMSELVES.search(heard) and not _OF_HEARTH.search(heard):
+        told = {w.removesuffix("s") for w in content_words(heard)} | theirs
+        return any(m.group(2).lower().removesuffix("s") in told for m in _NOT_HAVE.finditer(reply))
+    return any(m.group(1).lower() != "the" and m.group(2).lower() in theirs for m in _NOT_HAVE.finditer(reply))
 
 
 def own_names(name: str | None, said: list[str], notes: str) -> set[str]:
