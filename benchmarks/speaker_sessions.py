@@ -19,8 +19,14 @@ from memory import open_store
 from memory.speakers import SpeakerBook
 
 
-def session_trials(speakers: dict, impostors: list, enrol: int, threshold: float = DEFAULT_THRESHOLD) -> dict:
-    """`speakers`: name → clips (with `.whole` and `.piece` embeddings); `impostors`: clips."""
+def session_trials(speakers: dict, impostors: list, enrol: int, threshold: float = DEFAULT_THRESHOLD,
+                   short: bool = False) -> dict:
+    """`speakers`: name → clips (with `.whole`, `.piece` and `.short` embeddings and the pieces'
+    seconds); `impostors`: clips. `short`: the 1-1.5 s pieces, not the 2-4 s ones."""
+
+    def cut(clip):
+        return (clip.short, clip.short_seconds) if short else (clip.piece, clip.piece_seconds)
+
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp), None)
         book = SpeakerBook(store, threshold=threshold)
@@ -30,19 +36,21 @@ def session_trials(speakers: dict, impostors: list, enrol: int, threshold: float
         for who, clips in speakers.items():
             session = NOBODY
             for clip in clips[enrol:]:
-                alone = decide(book.scores(clip.piece), threshold, DEFAULT_MARGIN)
-                ident = with_session(alone, clip.piece, session, threshold, DEFAULT_MARGIN)
+                embedding, seconds = cut(clip)
+                alone = decide(book.scores(embedding), threshold, DEFAULT_MARGIN)
+                ident = with_session(alone, embedding, session, threshold, DEFAULT_MARGIN, seconds)
                 trials += 1
                 right += ident.person == ids[who]
                 right_alone += alone.person == ids[who]
-                session = after_turn(session, ident, clip.piece, threshold)
+                session = after_turn(session, ident, embedding, threshold)
             ends.append(session)
         accepted = accepted_alone = tried = 0
         for session in ends:
             for clip in impostors:
-                alone = decide(book.scores(clip.piece), threshold, DEFAULT_MARGIN)
+                embedding, seconds = cut(clip)
+                alone = decide(book.scores(embedding), threshold, DEFAULT_MARGIN)
                 tried += 1
-                accepted += with_session(alone, clip.piece, session, threshold, DEFAULT_MARGIN).known
+                accepted += with_session(alone, embedding, session, threshold, DEFAULT_MARGIN, seconds).known
                 accepted_alone += alone.known
         store.close()
     return {"utterances": trials, "accuracy": right / max(1, trials), "accuracy_voiceprints_alone":
@@ -50,9 +58,9 @@ def session_trials(speakers: dict, impostors: list, enrol: int, threshold: float
             "impostor_accept_voiceprints_alone": accepted_alone / max(1, tried)}
 
 
-def print_sessions(s: dict) -> None:
-    print(f"\nwithin a session ({s['utterances']} short utterances, then each of {s['stranger_trials']} stranger "
-          f"pieces right after a speaker's session):")
+def print_sessions(s: dict, pieces: str = "2-4 s") -> None:
+    print(f"\nwithin a session ({s['utterances']} short utterances of {pieces}, then each of {s['stranger_trials']} "
+          f"stranger pieces right after a speaker's session):")
     print(f"  with the session's evidence: identified {s['accuracy']:.1%}, strangers accepted "
           f"{s['impostor_accept']:.2%}")
     print(f"  voiceprints alone:           identified {s['accuracy_voiceprints_alone']:.1%}, strangers accepted "

@@ -12,7 +12,8 @@
    one piece of 2-4 s cut at random (a fixed seed) from each utterance after the enrolment ones and
    from each impostor clip, as a person at a desk says a few words at a time; enrolment is as above.
    Then those pieces as sessions (benchmarks/speaker_sessions.py, JSON `speakers.session`): each
-   speaker's in order with the session's evidence, and every stranger right after each session.
+   speaker's in order with the session's evidence, and every stranger right after each session; and
+   the same with pieces of 1-1.5 s, a short question's length ("When is my talk?"; `speakers.session_short`).
    And raw scores against cohort-normalised ones (benchmarks/speaker_cohort.py, `speakers.cohort_norm`).
 2. Replay a meeting (default ami-dev00.wav) through the product's listener (silero-vad + endpointer),
    embed each utterance and run it through a fresh SpeakerBook as the loop would: identify, else
@@ -50,12 +51,13 @@ ENROL = 3
 GOAL_ACCURACY, GOAL_FAR = 0.95, 0.02
 SWEEP = [round(x, 2) for x in np.arange(0.50, 0.951, 0.01)]
 PIECE_SECONDS = (2.0, 4.0)
+SHORT_SECONDS = (1.0, 1.5)
 PIECE_SEED = 24
 
 
-def piece(audio: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A piece of 2-4 s from a random place in the utterance (the whole of a shorter one)."""
-    n = int(rng.uniform(*PIECE_SECONDS) * 16000)
+def piece(audio: np.ndarray, rng: np.random.Generator, seconds: tuple[float, float] = PIECE_SECONDS) -> np.ndarray:
+    """A piece of 2-4 s (`seconds`) from a random place in the utterance (the whole of a shorter one)."""
+    n = int(rng.uniform(*seconds) * 16000)
     if len(audio) <= n:
         return audio
     start = int(rng.integers(0, len(audio) - n + 1))
@@ -66,6 +68,9 @@ class Clip(NamedTuple):
     name: str
     whole: np.ndarray  # the embedding of the whole recording
     piece: np.ndarray  # the embedding of a 2-4 s piece of it
+    piece_seconds: float
+    short: np.ndarray  # the embedding of a 1-1.5 s piece of it
+    short_seconds: float
 
 
 def embed_folder(encoder: VoiceEncoder, folder: Path):
@@ -74,14 +79,16 @@ def embed_folder(encoder: VoiceEncoder, folder: Path):
     impostors: list[Clip] = []
     times = []
     rng = np.random.default_rng(PIECE_SEED)
+    short_rng = np.random.default_rng(PIECE_SEED + 1)  # its own, so the 2-4 s pieces are cut as before
     for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".flac", ".wav")):
         audio = read_audio_file(path)
         t0 = time.perf_counter()
         e = encoder.embed(audio)
         times.append((len(audio) / 16000, time.perf_counter() - t0))
         who = path.parent.name
+        cut, short = piece(audio, rng), piece(audio, short_rng, SHORT_SECONDS)
         (impostors if who == "impostors" else speakers.setdefault(who, [])).append(
-            Clip(path.name, e, encoder.embed(piece(audio, rng))))
+            Clip(path.name, e, encoder.embed(cut), len(cut) / 16000, encoder.embed(short), len(short) / 16000))
     return speakers, impostors, times
 
 
@@ -90,6 +97,7 @@ def speaker_benchmark(encoder: VoiceEncoder, folder: Path) -> dict:
     full = identification(speakers, impostors, pieces=False)
     full["pieces"] = identification(speakers, impostors, pieces=True)
     full["session"] = session_trials(speakers, impostors, ENROL)
+    full["session_short"] = session_trials(speakers, impostors, ENROL, short=True)
     full["cohort_norm"] = cohort_comparison(speakers, impostors, ENROL)
     full["embed_ms_per_audio_s"] = 1000 * sum(w for _, w in times[1:]) / max(1e-9, sum(a for a, _ in times[1:]))
     return full
@@ -272,6 +280,7 @@ def print_report(spk: dict, conv: dict | None) -> None:
     print(f"\npieces at {DEFAULT_THRESHOLD}: accuracy {d['accuracy']:.1%}, impostors accepted {d['impostor_accept']:.1%}, "
           f"open-set FAR {d['open_set_far']:.1%}; EER {p['eer']:.1%}")
     print_sessions(spk["session"])
+    print_sessions(spk["session_short"], f"{SHORT_SECONDS[0]:.0f}-{SHORT_SECONDS[1]:.1f} s")
     print_cohort(spk["cohort_norm"])
     print(f"embedding cost: {spk['embed_ms_per_audio_s']:.1f} ms per second of audio")
     print_conversation(conv)

@@ -65,7 +65,7 @@ class Household:
         # a short utterance a little under the threshold is still the person who spoke a moment ago,
         # when it sounds like them
         ident = with_session(self.book.identify(embedding), embedding, self._voice, self.book.threshold,
-                             self.book.margin)
+                             self.book.margin, seconds)
         fields = self.book.describe(ident)
         if not ident.known:
             return Speaker(None, fields, embedding, False, ident, seconds)
