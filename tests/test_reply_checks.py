@@ -486,6 +486,16 @@ def test_heard_live_a_good_plan_to_bad_news_and_very_well_to_a_worry_are_begun_a
     assert not rc.praises_untold("You are fine, the scan was clear.", "Am I all right?")  # asked
 
 
+def test_advice_made_of_their_own_words_is_begun_again():
+    moved = "My dentist appointment got moved to next Tuesday."
+    assert rc.bad_start("You can try to schedule your appointment for the next Tuesday.", moved)  # (live)
+    slides = "I have to give a talk at the conference on Friday and I haven't finished the slides."
+    assert rc.advises_back("You can try to finish the slides before the conference.", slides)  # (live)
+    assert not rc.advises_back("You could ask your dentist for an earlier slot.", moved)  # its own advice
+    assert not rc.advises_back("You can find them in the drawer by the door.", "Where did I put my keys?")  # asked
+    assert not rc.advises_back("That sounds stressful. You can do it!", slides)  # no advice opening
+
+
 def test_a_start_the_replies_benchmark_calls_a_parrot_is_begun_again():
     told = "My neighbor on the allotment, Frank, had a fall last week and he's in hospital."
     assert rc.bad_start("Frank is in hospital.", told)  # (heard on a replies run)

@@ -52,6 +52,25 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
+# "You can try to …", "Maybe you should …": advice, whatever it goes on to say
+_ADVICE_OPENING = re.compile(r"^\W*(?:maybe\s+|perhaps\s+)?(?:you\s+(?:can|could|should|might|may)(?:\s+(?:try|want)"
+                             r")?(?:\s+to)?|try\s+to)\s+", re.I)
+
+
+def advises_back(piece: str, heard: str) -> bool:
+    """Told something, advice made of their own words with no more than one of its own: "You can try
+    to schedule your appointment for the next Tuesday." to "My dentist appointment got moved to next
+    Tuesday."; "You can try to finish the slides before the conference." to the slides not finished
+    (both live). Advice that brings something of its own ("You could ask for an earlier slot") is
+    advice. A word is theirs in any ending ("finish", "finished")."""
+    opening = _ADVICE_OPENING.match(piece)
+    if not opening or asks(heard):
+        return False
+    words = content_words(piece[opening.end():])
+    theirs = stems(word_set(heard))
+    return len(words) >= 2 and len({w for w in new_words(words, heard) if w[:4] not in theirs}) <= 1
+
+
 _YOU_ARE = re.compile(r"^\W*(?:you are|you're|you were|you've been|you have been|you've just|you just)\b"
                       rf"|{_SOUNDS_LIKE}you\b", re.I)
 _WHEN_SAID = {"today", "now", "just", "again", "earlier"}  # words that place what they told, and add nothing
@@ -300,7 +319,8 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     if unsayable(start, heard, earlier, known, bad_news):
         return True
     if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \
-            or tells_them_back(start, heard) or denies_what_is_known(start, heard, known) \
+            or tells_them_back(start, heard) or advises_back(start, heard) \
+            or denies_what_is_known(start, heard, known) \
             or asks(heard) and speaks_as_theirs(start, heard) or ignores_trouble(start, heard, bad_news) \
             or advises_first(start, heard, bad_news):
         return True
