@@ -373,6 +373,21 @@ def test_a_reply_about_another_thing_told_before_is_begun_again():
     assert not rc.answers_another("Your exam is on Friday.", "When is my exam?", known)  # asked
 
 
+def test_a_feeling_set_on_another_thing_told_before_is_begun_again():
+    # heard live: told of a worry about a first school day, the reply gave it to the turn before's hobby
+    told = "My son starts nursery on Monday and I'm a little anxious."
+    before = "I took up the violin in the summer."
+    replies = ["How lovely! What made you pick the violin?"]
+    assert rc.feels_about_another("You are definitely anxious about the violin.", told, before)
+    assert rc.feels_about_another("I'm sorry to hear about the violin.", told, before)
+    assert rc.unsayable("You are definitely anxious about the violin.", told, replies, before)
+    assert rc.feels_about_another("You must be anxious about the violin.", told, replies[0])  # from a reply
+    assert not rc.feels_about_another("It's normal to feel anxious about your son starting nursery.", told, before)
+    assert not rc.feels_about_another("You must be anxious about the first day.", told, before)  # nothing from before
+    assert not rc.feels_about_another("Tell me about the violin.", told, before)  # no feeling
+    assert not rc.feels_about_another("Are you anxious about the violin?", "Am I anxious about the violin?", before)
+
+
 def test_a_short_reply_said_again_whole_is_begun_again():
     # heard live on a second day: "You are Dana." to a greeting, and again to a worry
     worry = "I'm a bit worried because Max has been limping on his back leg since Sunday."
@@ -583,6 +598,17 @@ def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():
     assert rt.repaired("Of course, I am Dana!", "Dana", ["Who am I?"]) == "Of course, you are Dana!"
     assert rt.repaired("Hi Dana! I'm Hearth.", "Dana", ["Hi, I'm Dana."]) == "Hi Dana! I'm Hearth."
     assert rt.your_name("My name is Mary Ann.", {"Mary Ann"}) == "Your name is Mary Ann."
+
+
+def test_the_word_they_gave_as_their_name_is_never_hearths_whatever_it_is():
+    # heard live: "Priya" misheard as "period", which is no name to learn, was taken as Hearth's
+    heard = "Hi, my name is parlour."
+    assert rp.takes_their_introduction("I'm parlour.", heard)
+    assert rp.takes_their_introduction("You can call me parlour.", heard)
+    assert rc.unsayable("I'm parlour.", heard)
+    assert not rp.takes_their_introduction("Nice to meet you, parlour!", heard)
+    assert not rp.takes_their_introduction("I'm Hearth, nice to meet you.", heard)
+    assert not rp.takes_their_introduction("I'm parlour.", "I sat in the parlour.")  # no name given
 
 
 def test_a_person_known_by_no_name_is_called_by_the_one_they_gave():

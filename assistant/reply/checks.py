@@ -21,11 +21,12 @@ from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import denies_what_is_known, not_told
-from assistant.reply.perspective import disowns, speaks_as_theirs
+from assistant.reply.perspective import disowns, speaks_as_theirs, takes_their_introduction
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
                                       told_of_trouble, waves_away)
+from text.phrases import readings
 from text.questions import asks
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
@@ -166,6 +167,33 @@ def answers_another(piece: str, heard: str, known: str) -> bool:
     return not words & now and len(words & stems(content_words(known))) >= 2
 
 
+# a feeling and what it is about: "nervous about the guitar", "sorry to hear about your exam"
+_FELT_ABOUT = re.compile(r"\b([a-z]+)(?:\s+to\s+hear)?\s+(?:about|over|regarding|because\s+of)\s+([^,.;:!?]+)", re.I)
+
+
+def _word_forms(words: set[str]) -> set[str]:
+    """Words by their first four letters and those of their lemmas: "running" and "runs" are one."""
+    return stems(words) | {lemma[:4] for w in words for lemmas in readings(w).values() for lemma in lemmas}
+
+
+def feels_about_another(piece: str, heard: str, known: str) -> bool:
+    """To a feeling the person just told, a piece that sets a feeling on another thing they spoke of
+    before (`known`: the notes, their earlier turns, the earlier replies), with nothing of what they
+    just said in what it is about: "You are definitely nervous about the guitar." to "My daughter
+    starts school next week and I'm a bit nervous", a turn after the guitar (heard live)."""
+    if asks(heard):
+        return False
+    now, before = _word_forms(word_set(heard)), _word_forms(content_words(known))
+    for m in _FELT_ABOUT.finditer(piece):
+        word = m.group(1).lower()
+        if word not in ("sorry", "glad") and detect_affect(f"I'm {word}") is None:
+            continue
+        about = _word_forms(content_words(m.group(2)))
+        if about and not about & now and about & before:
+            return True
+    return False
+
+
 def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     """Whether a reply's first piece cannot be judged alone: an apology that may open a refusal,
     sympathy not yet saying what for ("I'm sorry to hear"), a lead-in of a word or two, or a
@@ -290,13 +318,16 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
     """The bad starts that are worse than a plain acknowledgement, so that not even the last try
     (reply/guard.py) voices them: a refusal or the notes' layout; only their words or an earlier
     reply's, or their words with a "not" they did not say; a note read out, another thing they told
-    answered, an earlier reply said again; never having been told what was just told, or not having
-    what is theirs; a feeling they did not tell, or praise of how they are doing ("You are doing
-    well," to three night shifts in a row, heard live); a cheer of bad news or a trouble waved away.
+    answered, or a feeling set on another thing told before, an earlier reply said again; never
+    having been told what was just told, or not having what is theirs, or the name they gave; a
+    feeling they did not tell, or praise of how they are doing ("You are doing well," to three night
+    shifts in a row, heard live); a cheer of bad news or a trouble waved away.
     The rest of bad_start's are weaker replies than a try could give, not wrong ones."""
     return (is_refusal(start) or has_layout(start) or copies(start, heard, earlier) or negates(start, heard)
             or recites(start, heard, known) or answers_another(start, heard, known) or said_again(start, earlier)
-            or not_told(start) and not asks(heard) or disowns(start, heard) or tells_their_feeling(start, heard)
+            or feels_about_another(start, heard, " ".join([known, *earlier]))
+            or not_told(start) and not asks(heard) or disowns(start, heard) or takes_their_introduction(start, heard)
+            or tells_their_feeling(start, heard)
             or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard))
 
 
