@@ -119,6 +119,33 @@ def test_first_words_that_stop_it_stop_it_while_the_rest_is_still_being_transcri
     rest.set()
 
 
+def test_first_words_the_recogniser_is_unsure_of_decide_nothing_and_all_of_them_do():
+    """Looked at halfway, a word cut off mid-way is no ruling (the quick decode gives None rather
+    than a slow one in Whisper's full window); the words of all of it, at the voice's stop, decide."""
+    starts = []
+
+    def start(audio):
+        starts.append(len(audio))
+        return None
+
+    whole = Transcripts("Wait.")
+    whole.go.clear()  # all of it is transcribed only once the first words have been judged
+    judge = OverlapJudge(10, whole, lambda turn, words: False, transcribe_start=start)
+    judge.hold(2, 3)
+    steps, ruling = run(judge, [SPEECH] * 3)
+    deadline = time.monotonic() + 5
+    while not starts and time.monotonic() < deadline:
+        time.sleep(0.01)
+    steps, ruling = run(judge, [SPEECH] + [(Signal.SILENCE_START, False)])
+    assert ruling is None and starts == [16000]  # looked at once, and no ruling from it
+    whole.go.set()
+    deadline = time.monotonic() + 5
+    while ruling is None and time.monotonic() < deadline:
+        _, ruling = judge.judge(Step(Signal.NONE), False, lambda: [])
+        time.sleep(0.01)
+    assert ruling == Ruling(True, "words")
+
+
 def test_a_blip_too_short_to_be_a_turn_lets_the_reply_play_on():
     judge, transcripts = judge_of("anything")
     judge.hold(2, 3)
@@ -180,6 +207,28 @@ def test_a_real_okay_over_the_reply_lets_it_play_on_and_a_real_sentence_stops_it
 
     sentence = bench.trial(engines, config, overlaps["seven of clubs"], tmp_path / "seven", reply)
     assert sentence["stopped"] and "clubs" in " ".join(sentence["heard"]).lower(), sentence
+
+
+def test_a_wait_whose_words_come_only_at_its_endpoint_still_stops_the_reply(speech_dir, engines, test_config,
+                                                                          tmp_path, monkeypatch):
+    """A real "wait" over the reply, its words transcribed only once its endpoint has come (on this
+    2-core machine the transcription beside a playing reply once took 0.7 s): the reply stops, and
+    "wait" is then answered as a turn. The delay stands in for a busy machine; the words are the real
+    recogniser's. Acted on after the endpoint, such a ruling stopped the turn's own new job instead,
+    and the reply played on to its end."""
+    from assistant.pipeline.loop import TurnLoop
+
+    bench = load_benchmark("backchannels")
+    wait = next(o for o in bench.load_overlaps() if o["said"] == "wait")
+    transcribe = TurnLoop._transcribe_overlap
+
+    def late(self, samples):
+        time.sleep(1.5)  # past the endpoint (at most 1.1 s of silence), within the judge's wait for words
+        return transcribe(self, samples)
+
+    monkeypatch.setattr(TurnLoop, "_transcribe_overlap", late)
+    trial = bench.trial(engines, replace(test_config, echo_guard="headphones"), wait, tmp_path / "wait")
+    assert trial["stopped"] and "wait" in " ".join(trial["heard"]).lower(), trial
 
 
 def test_the_overlaps_benchmark_reports_both_kinds():

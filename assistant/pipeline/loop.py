@@ -62,7 +62,7 @@ class TurnLoop:
         self._ducked = False  # the reply plays quieter while the echo guard judges speech over it
         self.echo = EchoGuard(config.echo_guard, sink, clock)
         self.overlap = OverlapJudge(endpoint_settings(config).frames(config.backchannel_ms / 1000),
-                                    self._transcribe_overlap, self.echo.heard_echo)
+                                    self._transcribe_overlap, self.echo.heard_echo, self._transcribe_overlap_start)
         self.responder = Responder(engines, sink, self._emit, clock, config, self.history, self.routing,
                                    stream_audio=self.options.stream_audio, prefill=self.options.prefill,
                                    on_transcript=self._on_silence_transcript, is_echo=self.echo.heard_echo)
@@ -156,15 +156,17 @@ class TurnLoop:
                     partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
                     partials.reset(planner.turn_id)
-                actions = planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame,
-                                            barge_in=echo != "suspect" and not held)
-                if (echo == "person" and not held) or (ruling is not None and ruling.stops):
-                    # what began as a possible echo, or was held as a possible backchannel, is a
-                    # person talking over the reply
-                    actions = planner.confirm_barge_in() + actions
-                elif ruling is not None:  # a backchannel (or echo, or a blip): the reply plays on
+                # what began as a possible echo, or was held as a possible backchannel, is a person
+                # talking over the reply: it stops before the step is acted on (a ruling that came with
+                # the utterance's endpoint, acted on after it, stopped the turn's own new job instead,
+                # and the reply played on: "wait", transcribed slowly beside the playing reply)
+                barge_in = (echo == "person" and not held) or (ruling is not None and ruling.stops)
+                actions = planner.confirm_barge_in() if barge_in else []
+                actions += planner.on_signal(step.signal, heard.frame.index + 1, step.end_frame,
+                                             barge_in=echo != "suspect" and not held)
+                if ruling is not None and not ruling.stops:  # a backchannel (or echo, or a blip): it plays on
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason=ruling.why))
-                elif echo == "echo":
+                elif echo == "echo" and not barge_in:
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
                 if echo == "duck" or held:
                     self._duck(True)
@@ -212,6 +214,11 @@ class TurnLoop:
         """On the overlap judge's worker: as a partial is, beside a prompt evaluated ahead."""
         with self.engines.llm_gate.transcribing():
             return self.engines.asr.transcribe(samples)
+
+    def _transcribe_overlap_start(self, samples: np.ndarray) -> str | None:
+        """Its first words, as a partial is made: in the fitted window only, None where unsure."""
+        with self.engines.llm_gate.transcribing():
+            return self.engines.asr.transcribe_partial(samples)
 
     def _duck(self, on: bool) -> None:
         """The reply quieter while speech over it is judged, or as loud again; each change said once."""

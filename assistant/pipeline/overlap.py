@@ -92,9 +92,15 @@ class OverlapJudge:
     transcribe runs on a worker of its own; is_echo(turn_id, text) says whether words are Hearth's own."""
 
     def __init__(self, max_frames: int, transcribe: Callable[[np.ndarray], str],
-                 is_echo: Callable[[int, str], bool]) -> None:
+                 is_echo: Callable[[int, str], bool],
+                 transcribe_start: Callable[[np.ndarray], str | None] | None = None) -> None:
+        """transcribe_start: the first words, quick or not at all (None where the decode is unsure:
+        a word cut off mid-way was decoded again in Whisper's full window, 0.5 s beside a playing
+        reply, and then "Wait a minute." for "wait" stopped it no sooner than all its words would);
+        `transcribe` when not given."""
         self.max_frames = max_frames
         self._transcribe, self._is_echo = transcribe, is_echo
+        self._transcribe_start = transcribe_start or transcribe
         self._worker = Worker("judging speech over the reply")
         self._held: _Held | None = None
 
@@ -129,7 +135,7 @@ class OverlapJudge:
             held.transcript, held.ruling = None, None  # it no longer holds all that was said
         elif not held.looked and held.transcript is None and held.voiced_frames >= self.max_frames // 2:
             # still talking halfway to max_frames: a sentence's first words say so sooner than its length
-            held.look, held.looked = self._worker.submit(self._transcribe, audio()), True
+            held.look, held.looked = self._worker.submit(self._transcribe_start, audio()), True
         if held.look is not None and held.look.done() and signal is not Signal.ENDPOINT:
             look, held.look = self._first_words(held), None
             if look is not None and look.stops:  # a listener's first words decide nothing yet
@@ -159,6 +165,8 @@ class OverlapJudge:
             text = held.look.result(timeout=0)
         except Exception as exc:  # the transcript of all of it will decide
             log.error("transcribing the first words over the reply failed (%s)", type(exc).__name__)
+            return None
+        if text is None:  # unsure of them: all of it will decide
             return None
         return ruling_on_words(text, self._is_echo(held.turn_id, text))
 
