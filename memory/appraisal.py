@@ -24,6 +24,7 @@ class Standing(Enum):
     REPEATED = "repeated"      # it keeps going wrong, or someone will not put it right ("again", "still
                                # hasn't"): what others do; "I keep thinking about him" is no cue
     PENDING = "pending"        # still to come, or not yet known ("tomorrow", "might", "waiting for")
+    LOSS = "loss"              # someone has died ("passed away", "the funeral"): sadness, whatever else
 
 
 _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pattern, re.I)) for standing, pattern in (
@@ -44,6 +45,8 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
                        r"counting the days|might|may|in case|waiting (for|on)|results?|rumou?r|not sure|"
                        r"don'?t know (how|if|whether|what)|hasn'?t (answered|called|come|been seen|replied)|"
                        r"(is|are|has been|have been) in (hospital|intensive care)|about to|appointment)\b"),
+    (Standing.LOSS, r"\b(?<!nearly )(?<!almost )(died|passed away|funeral|buried|burial|memorial|cremat(ed|ion)|"
+                    r"bereave(d|ment)|(be|been|was|were) put (down|to sleep)|put (him|her) (down|to sleep))\b"),
 ))
 
 GOOD = ("happy", "excited", "relieved")  # the rest of memory/implied.py's kinds are bad news
@@ -58,12 +61,12 @@ def standing(text: str, ahead: bool = False) -> list[Standing]:
 
 def lean(text: str, cues: list[Standing] | None = None) -> int:
     """Pure. Which way the words say it went, whatever it was about: +1 where a feared harm was
-    averted, -1 where it keeps going wrong or wears the speaker out, 0 where they do not say (what is
+    averted, -1 where it keeps going wrong, wears the speaker out or someone has died, 0 where they do not say (what is
     still to come may be hoped for or feared). `cues`: standing(text), where already read."""
     cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return 1
-    return -1 if Standing.DRAINING in cues or Standing.REPEATED in cues else 0
+    return -1 if {Standing.DRAINING, Standing.REPEATED, Standing.LOSS} & set(cues) else 0
 
 
 def appraised(label: str, text: str, cues: list[Standing] | None = None) -> str:
@@ -75,6 +78,8 @@ def appraised(label: str, text: str, cues: list[Standing] | None = None) -> str:
     cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return "relieved"
+    if Standing.LOSS in cues:  # before the rest: "died in his sleep" is no lost sleep
+        return "sad"
     if label in GOOD:  # excitement looks forward: a good thing that has come is happiness
         return "excited" if Standing.PENDING in cues else "happy" if label == "excited" else label
     for cue, feeling in ((Standing.DRAINING, "tired"), (Standing.REPEATED, "frustrated"),

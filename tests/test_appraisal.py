@@ -15,6 +15,8 @@ from memory.appraisal import Standing, appraised, lean, standing
     ("My results come next week.", [Standing.PENDING]),
     ("There might be cuts at work.", [Standing.PENDING]),
     ("My brother is a pilot.", []),
+    ("Our old cat had to be put down on Friday.", [Standing.LOSS]),
+    ("We scattered his ashes after the funeral.", [Standing.LOSS]),
 ])
 def test_the_words_say_how_the_situation_stands(said, cues):
     assert standing(said) == cues
@@ -51,3 +53,11 @@ def test_the_words_lean_good_bad_or_neither():
     assert lean("I've been on my feet all day.") == -1
     assert lean("My results come next week.") == 0   # what is to come may be hoped for or feared
     assert lean("My brother is a pilot.") == 0
+
+
+def test_a_death_is_sadness_whatever_else_the_words_say():
+    # "died in his sleep" was heard as lost sleep: tiredness (live, by the reply path's reading)
+    assert appraised("tired", "My neighbour died in his sleep on Sunday.") == "sad"
+    assert appraised("happy", "The whole village came to the memorial for my aunt.") == "sad"
+    assert lean("My neighbour died in his sleep on Sunday.") == -1
+    assert standing("The dog nearly died but the vet saved her.") == []  # no death
