@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory.affect import Affect
 from assistant.reply import checks as rc
 from assistant.reply import general_checks as gc
+from assistant.reply import guard
 from assistant.reply import knowing as kn
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
@@ -567,6 +568,32 @@ def test_bad_news_cheered_is_begun_again():
     assert not rc.cheers_bad_news("Congratulations!", "I passed my driving test!", bad)  # good news
     assert not rc.cheers_bad_news("Great question!", "Did my neighbour pass away?", lambda heard: True)  # asked
     assert rc.bad_start("Great,", "I'm so worried about my mum.")  # by default: a bad feeling named
+
+
+def test_how_a_death_sounds_is_no_cheer_and_gladness_at_it_is_one():
+    # heard live: "That sounds wonderful!", then "I'm glad you got back.", to a grandmother's funeral
+    wake = "We came home from my uncle's memorial service."
+    for cheer in ("That sounds wonderful!", "That sounds amazing!", "I'm glad you came home.", "I'm so happy,"):
+        assert rc.cheers_bad_news(cheer, wake) and rc.unsayable(cheer, wake), cheer
+    # only where the words say so: news read as bad by the embedder alone may be met gladly
+    assert not rc.cheers_bad_news("I'm glad you're back.", "I've just come back from the allotment.",
+                                  lambda heard: True)
+    assert not rc.cheers_bad_news("That sounds wonderful!", "We came home from a week in Crete.")
+
+
+def test_a_reply_does_not_say_they_never_told_what_they_did_not_ask():
+    # heard live: "I don't know, you haven't told me your plans yet." to a question about the weather
+    asked = "Will the shops be open on Monday?"
+    assert kn.blames_them_for_not_telling("I don't know, you haven't told me your plans yet.", asked)
+    assert rc.bad_start("I don't know, you haven't told me your plans yet.", asked)
+    assert not kn.blames_them_for_not_telling("I don't know, you haven't told me your cat's name yet.",
+                                              "What is my cat called?")
+    assert not kn.blames_them_for_not_telling("You haven't told me what's on on Monday.", "What's on on Monday?")
+    assert not kn.blames_them_for_not_telling("I don't know, you haven't told me.", "Where does Ravi work?")
+    assert not kn.blames_them_for_not_telling("You haven't told me about your plans.", "The shops shut early.")
+    # said after a start that passes, the piece is left unsaid
+    kept = list(guard.own_words(iter(["I don't know,", "you haven't told me your plans yet."]), asked, []))
+    assert kept == ["I don't know,"]
 
 
 def test_a_reply_that_greets_hearth_itself_is_begun_again():

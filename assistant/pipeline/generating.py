@@ -24,6 +24,7 @@ from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, ackno
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, their_name_for_another
 from assistant.reply.retold import repaired
+from assistant.reply.troubles import goes_on
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -49,9 +50,18 @@ class Generator:
         job = recalled.job
         fixed = recalled.fixed_reply
         about_them = asks_about_themselves(job.heard)  # only what they said can answer it
-        # how what they said is for them: the same words on every try, so at most one embedding a reply,
-        # asked only of a start that cheers, passes a trouble by or advises, and of the last resort
-        felt = cache(self._felt)
+        # how what they said is for them: the same words on every try, so at most one embedding a reply
+        # (two where they go on with the turn before), asked only of a start that cheers, passes a
+        # trouble by or advises, and of the last resort
+        felt_alone = cache(self._felt)
+        before = self.history.turns[-1][0] if self.history.turns else ""  # what they said the turn before
+
+        def felt(heard: str) -> Affect | None:
+            """What their words imply, or, words with no feeling of their own that go on with the turn
+            before ("She was 94." after a grandmother's funeral, cheered live), what that one did."""
+            now = felt_alone(heard)
+            return felt_alone(before) if now is None and before and goes_on(heard) else now
+
         # the model said nothing worth saying: say so rather than leave the person waiting
         if fixed is None and not self._generated(job, recalled.block, about_them, felt):
             if about_them or asks(job.heard):

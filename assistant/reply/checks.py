@@ -20,7 +20,7 @@ from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_set
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
-from assistant.reply.knowing import denies_what_is_known, not_told
+from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
 from assistant.reply.perspective import disowns, speaks_as_theirs, takes_their_introduction
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
@@ -346,12 +346,13 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
     told, with neither sympathy nor anything of what they told or with advice before any sympathy,
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
-    greeting Hearth itself, or by saying it has not got what they called theirs."""
+    greeting Hearth itself, or by saying it has not got what they called theirs, or, asked about
+    the world, by saying they never told it."""
     if unsayable(start, heard, earlier, known, bad_news):
         return True
     if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \
             or tells_them_back(start, heard) or advises_back(start, heard) \
-            or denies_what_is_known(start, heard, known) \
+            or denies_what_is_known(start, heard, known) or blames_them_for_not_telling(start, heard) \
             or asks(heard) and speaks_as_theirs(start, heard) or ignores_trouble(start, heard, bad_news) \
             or advises_first(start, heard, bad_news):
         return True

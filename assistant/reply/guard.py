@@ -16,6 +16,7 @@ from typing import Callable, Generator, Iterator
 
 from assistant.reply.checks import (bad_start, copies, praises_untold, stock_phrase, tells_their_feeling,
                                     undecided_start, unsayable)
+from assistant.reply.knowing import blames_them_for_not_telling
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import told_of_trouble
 
@@ -78,7 +79,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     better.", heard live) or is a stock phrase nothing they said earned ("You're welcome." to no
     thanks); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
-    made-up answer is worse than none."""
+    made-up answer is worse than none; or, asked about the world, says they never told it ("I don't
+    know," then "you haven't told me your weather yet.")."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
     praised = False  # the piece before was such praise, left unsaid: "How about you?" after it goes too
     for n, piece in enumerate(pieces):
@@ -87,7 +89,7 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
             continue
         praised = bool(n) and praises_untold(piece, heard)
         if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)
-                  or stock_phrase(piece, heard)) or unfounded(piece):
+                  or stock_phrase(piece, heard)) or unfounded(piece) or blames_them_for_not_telling(piece, heard):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence

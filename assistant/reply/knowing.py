@@ -9,6 +9,7 @@ import re
 from memory.extract import named_relations
 from memory.lexicon import ASSISTANT_NAMES, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
+from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
 
 _NOT_TOLD = re.compile(
@@ -29,6 +30,26 @@ def not_told(piece: str) -> bool:
     """The piece says it was never told ("I don't know", "I don't have any information"), which
     answers only a question; "I'm not sure what you mean" may answer anything."""
     return bool(_NOT_TOLD.search(piece))
+
+
+_NOT_TOLD_BY_THEM = re.compile(
+    r"\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b", re.I)
+
+
+def blames_them_for_not_telling(piece: str, asked: str) -> bool:
+    """Asked something, a piece that says they never told something else, none of whose words
+    their question said ("I don't know, you haven't told me your plans yet." to "Do you think it
+    will rain tomorrow?", heard live); "…you haven't told me what's happening tomorrow" to "What is
+    happening tomorrow?" says what they asked is theirs to tell, and may be. Words count by their
+    first four letters."""
+    said = _NOT_TOLD_BY_THEM.search(piece)
+    if not said or not asks(asked):
+        return False
+    named = stems({re.sub(r"['’]s$", "", w) for w in content_words(piece[said.end():])} - _SAYS_NOTHING)
+    return bool(named) and not named & stems(content_words(asked))
+
+
+_SAYS_NOTHING = {"yet", "me", "anything", "about", "name", "that", "this", "it"}  # "…told me its name yet"
 
 
 def denies_what_is_known(piece: str, asked: str, known: str) -> bool:

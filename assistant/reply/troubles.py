@@ -29,12 +29,15 @@ def told_of_trouble(heard: str) -> bool:
 _CHEERS = re.compile(r"^\W*(?:(?:that's|that is|how|what)\s+(?:so\s+|really\s+|a\s+)?(?:great|wonderful|fantastic|"
                      r"amazing|awesome|lovely|exciting|good news)|(?:great|wonderful|fantastic|amazing|awesome|"
                      r"congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b", re.I)
+# Hearth's own gladness: a cheer only where the words say the news is bad ("I'm glad you got back." to a
+# grandmother's funeral, heard live; to a day on the allotment, read as sad, it was a fair reply)
+_GLAD = re.compile(r"^\W*(?:i['’]m|i am)\s+(?:so\s+|really\s+|very\s+)?(?:glad|happy)\b", re.I)
 # "That sounds like a good plan." to a deadline moved again (heard live): a cheer where the words say the
 # news is bad, not where only the feeling read into them does (to a daughter's exam on Saturday, read
 # as worry, it was a fair reply)
 SOUNDS = r"^\W*(?:that\s+|it\s+)?(?:sounds|seems|looks)\s+"  # how a reply opens on how what they told sounds
 _SOUNDS_GOOD = re.compile(SOUNDS + r"(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|very\s+)?(?:good|great|nice|lovely|"
-                          r"wonderful|fun|exciting|brilliant|perfect)\b", re.I)
+                          r"wonderful|fun|exciting|brilliant|perfect|amazing|fantastic|awesome|incredible)\b", re.I)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
@@ -42,12 +45,22 @@ def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = to
     away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
     only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
     imply, memory/implied.py). "That sounds like a good plan" is a cheer only where their words say
-    it is bad: a feeling named, or something that keeps going wrong or wears them out."""
+    it is bad: a feeling named, or something that keeps going wrong, wears them out or is a death
+    (memory.appraisal.lean); so is "I'm glad…"."""
     if asks(heard):
         return False
-    if _SOUNDS_GOOD.search(start) and (told_of_trouble(heard) or lean(heard) < 0):
+    if (_SOUNDS_GOOD.search(start) or _GLAD.search(start)) and (told_of_trouble(heard) or lean(heard) < 0):
         return True
     return bool(_CHEERS.search(start)) and bad_news(heard)
+
+
+# A turn that speaks of what the one before spoke of: "She was 94.", "It was in the church."
+_REFERS_BACK = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their|him|them)\b", re.I)
+
+
+def goes_on(heard: str) -> bool:
+    """Pure. Whether words open by pointing back at what was said before (a pronoun first)."""
+    return bool(_REFERS_BACK.match(heard))
 
 
 def waves_away(start: str, heard: str) -> bool:

@@ -1,0 +1,44 @@
+"""The generating stage (assistant/pipeline/generating.py) with the real embedder reading how what
+was told is for the person, and a scripted model: the test is of what the reply path voices of a
+reply that cheers, which the bundled model writes only now and then ("That's great to hear!" to
+"She was 94", the turn after a grandmother's funeral, heard live)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from assistant.clock import MonotonicClock
+from assistant.pipeline.generating import Generator
+from assistant.pipeline.jobs import Job
+from assistant.pipeline.lifecycle import JobState
+from assistant.pipeline.stages import Recalled, Sentence
+from assistant.reply.general_checks import SORRY_REPLY
+from assistant.reply.prompt import History
+from assistant.reply.prompt_cache import PromptCache
+from fakes import ScriptedChat
+
+
+def voiced(engines, config, history: History, heard: str) -> str:
+    """What the generating stage voices to `heard`, every try of the model the same cheer."""
+    engines = replace(engines, llm=ScriptedChat("That's great to hear!"))
+    said: list[str] = []
+    generator = Generator(engines, config, MonotonicClock(), history,
+                          PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens), True,
+                          emit=lambda job, event: None, check=lambda job: None,
+                          speak=lambda m: said.append(m.text) if isinstance(m, Sentence) else None,
+                          spoken=lambda: None)
+    job = Job(1, 1, np.zeros(0, dtype=np.float32), JobState.RELEASED)
+    job.heard = heard
+    generator.reply(Recalled(job, ""))
+    return " ".join(said)
+
+
+def test_words_that_go_on_with_bad_news_told_the_turn_before_are_not_cheered(engines, test_config):
+    after_a_death = History(turns=[("My uncle died in his sleep last week.", "I'm so sorry.")])
+    assert voiced(engines, test_config, after_a_death, "He was eighty one.") == SORRY_REPLY
+    # the same words alone, or after good news, are no bad news
+    assert voiced(engines, test_config, History(), "He was eighty one.") == "That's great to hear!"
+    after_a_party = History(turns=[("My uncle threw a huge birthday party.", "How lovely!")])
+    assert voiced(engines, test_config, after_a_party, "He was eighty one.") == "That's great to hear!"
