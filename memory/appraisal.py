@@ -45,8 +45,9 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
                        r"counting the days|might|may|in case|waiting (for|on)|results?|rumou?r|not sure|"
                        r"don'?t know (how|if|whether|what)|hasn'?t (answered|called|come|been seen|replied)|"
                        r"(is|are|has been|have been) in (hospital|intensive care)|about to|appointment)\b"),
-    (Standing.LOSS, r"\b(?<!nearly )(?<!almost )(died|passed away|funeral|buried|burial|memorial|cremat(ed|ion)|"
-                    r"bereave(d|ment)|(be|been|was|were) put (down|to sleep)|put (him|her) (down|to sleep))\b"),
+    (Standing.LOSS, r"\b(?<!nearly )(?<!almost )(died|passed away|funeral|buried|burial|memorial(?! day)|"
+                    r"cremat(ed|ion)|bereave(d|ment)|(be|been|was|were) put (down|to sleep)|put (him|her) (down|"
+                    r"to sleep))\b"),
 ))
 
 GOOD = ("happy", "excited", "relieved")  # the rest of memory/implied.py's kinds are bad news
@@ -61,8 +62,9 @@ def standing(text: str, ahead: bool = False) -> list[Standing]:
 
 def lean(text: str, cues: list[Standing] | None = None) -> int:
     """Pure. Which way the words say it went, whatever it was about: +1 where a feared harm was
-    averted, -1 where it keeps going wrong, wears the speaker out or someone has died, 0 where they do not say (what is
-    still to come may be hoped for or feared). `cues`: standing(text), where already read."""
+    averted, -1 where it keeps going wrong, wears the speaker out or someone has died, 0 where they do
+    not say (what is still to come may be hoped for or feared). `cues`: standing(text), where already
+    read."""
     cues = standing(text) if cues is None else cues
     if Standing.AVERTED in cues:
         return 1

@@ -61,3 +61,4 @@ def test_a_death_is_sadness_whatever_else_the_words_say():
     assert appraised("happy", "The whole village came to the memorial for my aunt.") == "sad"
     assert lean("My neighbour died in his sleep on Sunday.") == -1
     assert standing("The dog nearly died but the vet saved her.") == []  # no death
+    assert standing("We had a barbecue on Memorial Day.") == []

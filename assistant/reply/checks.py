@@ -346,8 +346,8 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     "How is my mum?"), or with praise of how they are doing that they did not tell, or, to a trouble
     told, with neither sympathy nor anything of what they told or with advice before any sympathy,
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
-    greeting Hearth itself, or by saying it has not got what they called theirs, or, asked about
-    the world, by saying they never told it."""
+    greeting Hearth itself, or by saying it has not got what they called theirs, or, asked one
+    thing, by saying they never told it another."""
     if unsayable(start, heard, earlier, known, bad_news):
         return True
     if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \

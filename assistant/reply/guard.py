@@ -79,8 +79,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     better.", heard live) or is a stock phrase nothing they said earned ("You're welcome." to no
     thanks); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
-    made-up answer is worse than none; or, asked about the world, says they never told it ("I don't
-    know," then "you haven't told me your weather yet.")."""
+    made-up answer is worse than none; or, asked one thing, says they never told it another ("I
+    don't know," then "you haven't told me your plans yet." to a question about the rain)."""
     unended = ""  # the voiced start of a sentence not yet ended: a piece that goes on with it is judged with it
     praised = False  # the piece before was such praise, left unsaid: "How about you?" after it goes too
     for n, piece in enumerate(pieces):
