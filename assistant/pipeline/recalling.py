@@ -1,6 +1,7 @@
 """The recalling stage: the notes for what was heard, looked up ahead from the partial transcripts
 while the person spoke, and checked against the final words (assistant/pipeline/anticipation.py);
-or, in the enrolment dialog or for a request of memory by voice ("Forget that"), the answer itself.
+or, in the enrolment dialog, for a request of memory by voice ("Forget that") or for the day or the
+time, the answer itself.
 
 The responder owns the job and its lifecycle; it hands this emit (an event, held while the job is
 speculative) and generate (the Recalled message on to the generating stage).
@@ -8,6 +9,7 @@ speculative) and generate (the Recalled message on to the generating stage).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Callable
 
 from assistant import events as ev
@@ -16,6 +18,7 @@ from assistant.memory_access.routing import SpeakerRouting
 from assistant.pipeline.anticipation import Anticipation, anticipate, recall
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled
+from assistant.reply.clock_answer import clock_answer
 from assistant.reply.prompt import History
 from assistant.reply.prompt_cache import PromptCache
 from memory.ranking import content_words
@@ -23,8 +26,11 @@ from memory.ranking import content_words
 
 class Recaller:
     def __init__(self, routing: SpeakerRouting, clock: Clock, history: History, prompt_cache: PromptCache,
-                 prefill: bool, emit: Callable[[Job, ev.Event], None], generate: Callable[[Recalled], None]) -> None:
+                 prefill: bool, emit: Callable[[Job, ev.Event], None], generate: Callable[[Recalled], None],
+                 now: Callable[[], datetime] = datetime.now) -> None:
+        """now: the wall clock, for "What day is it?" (`clock` times the events)."""
         self.routing, self.clock, self.history, self.prompt_cache = routing, clock, history, prompt_cache
+        self.now = now
         self.prefill = prefill  # evaluate the prompt from partial transcripts while the person speaks
         self._emit, self._generate = emit, generate
         self._anticipation: Anticipation | None = None
@@ -56,6 +62,8 @@ class Recaller:
         fixed = step.say if step is not None and step.handled else None  # the enrolment dialog answers itself
         if fixed is None and job.memory is not None:  # and so does a request of the person's memory
             fixed = job.memory.request_reply(job.heard)
+        if fixed is None:  # and the day or the time, from the clock: the model knows no date
+            fixed = clock_answer(job.heard, self.now())
         self._generate(Recalled(job, block, fixed))
 
 
