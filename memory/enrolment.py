@@ -87,6 +87,13 @@ def own_name_given(text: str) -> str | None:
     return _name_given(text, _OWN_NAME_PATTERNS)
 
 
+def words_given_as_name(text: str) -> set[str]:
+    """The first word after "my name is" or "call me" as heard, whether or not it reads as a name
+    ("my name is period", "Priya" misheard): the word is still the one they gave for themselves."""
+    full = " ".join(text.replace("\u2019", "'").split())
+    return {m.group(1).split()[0] for pattern, _, _ in (_MY_NAME_IS, _CALL_ME) for m in pattern.finditer(full)}
+
+
 def _name_given(text: str, patterns: list) -> str | None:
     if not text or not text.strip():
         return None

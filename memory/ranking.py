@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from text.phrases import readings
 from text.words import split_sentences
 
 from .affect import compatibility
@@ -284,6 +285,11 @@ def word_set(text: str) -> set[str]:
 def stems(words: set[str]) -> set[str]:
     """Words by their first four letters: "walk" and "walking", "grand" and "granddad" are one."""
     return {w[:4] for w in words}
+
+
+def word_forms(words: set[str]) -> set[str]:
+    """As stems, and the first four letters of every lemma too: "running" and "runs" are one."""
+    return stems(words) | {lemma[:4] for w in words for lemmas in readings(w).values() for lemma in lemmas}
 
 
 def repeats(text: str, seen: list[set[str]], share: float = 0.9) -> bool:

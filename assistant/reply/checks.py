@@ -18,7 +18,7 @@ from typing import Callable
 from memory.affect import detect_affect
 from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
-from memory.ranking import content_words, repeats, stems, word_set
+from memory.ranking import content_words, repeats, stems, word_forms, word_set
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
 from assistant.reply.perspective import disowns, speaks_as_theirs, takes_their_introduction
@@ -26,7 +26,6 @@ from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
                                       told_of_trouble, waves_away)
-from text.phrases import readings
 from text.questions import asks
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
@@ -171,11 +170,6 @@ def answers_another(piece: str, heard: str, known: str) -> bool:
 _FELT_ABOUT = re.compile(r"\b([a-z]+)(?:\s+to\s+hear)?\s+(?:about|over|regarding|because\s+of)\s+([^,.;:!?]+)", re.I)
 
 
-def _word_forms(words: set[str]) -> set[str]:
-    """Words by their first four letters and those of their lemmas: "running" and "runs" are one."""
-    return stems(words) | {lemma[:4] for w in words for lemmas in readings(w).values() for lemma in lemmas}
-
-
 def feels_about_another(piece: str, heard: str, known: str) -> bool:
     """To a feeling the person just told, a piece that sets a feeling on another thing they spoke of
     before (`known`: the notes, their earlier turns, the earlier replies), with nothing of what they
@@ -183,12 +177,12 @@ def feels_about_another(piece: str, heard: str, known: str) -> bool:
     starts school next week and I'm a bit nervous", a turn after the guitar (heard live)."""
     if asks(heard):
         return False
-    now, before = _word_forms(word_set(heard)), _word_forms(content_words(known))
+    now, before = word_forms(word_set(heard)), word_forms(content_words(known))
     for m in _FELT_ABOUT.finditer(piece):
         word = m.group(1).lower()
         if word not in ("sorry", "glad") and detect_affect(f"I'm {word}") is None:
             continue
-        about = _word_forms(content_words(m.group(2)))
+        about = word_forms(content_words(m.group(2)))
         if about and not about & now and about & before:
             return True
     return False

@@ -36,6 +36,9 @@ _NOT_TOLD_BY_THEM = re.compile(
     r"\byou (?:haven't|have not|didn't|did not|never) (?:told|tell|mentioned|mention|said)\b", re.I)
 
 
+_SAYS_NOTHING = {"yet", "me", "anything", "about", "name", "that", "this", "it"}  # "…told me its name yet"
+
+
 def blames_them_for_not_telling(piece: str, asked: str) -> bool:
     """Asked something, a piece that says they never told something else, none of whose words
     their question said ("I don't know, you haven't told me your plans yet." to "Do you think it
@@ -48,8 +51,6 @@ def blames_them_for_not_telling(piece: str, asked: str) -> bool:
     named = stems({re.sub(r"['’]s$", "", w) for w in content_words(piece[said.end():])} - _SAYS_NOTHING)
     return bool(named) and not named & stems(content_words(asked))
 
-
-_SAYS_NOTHING = {"yet", "me", "anything", "about", "name", "that", "this", "it"}  # "…told me its name yet"
 
 
 def denies_what_is_known(piece: str, asked: str, known: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memory.enrolment import enrolment_intent
+from memory.enrolment import enrolment_intent, words_given_as_name
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
 
@@ -237,14 +237,11 @@ def claims_their_name(reply: str, names: set[str]) -> list[str]:
     return [m.group(0) for claim in name_claims(names) for m in claim.finditer(reply)]
 
 
-_INTRODUCED = re.compile(r"\b(?:my\s+name(?:['’]s|\s+is)|call\s+me)[,\s]+([A-Za-z][\w'’-]*)", re.I)
-
-
 def takes_their_introduction(reply: str, heard: str) -> bool:
     """The word the person just gave as their name, whatever Whisper made of it, taken as Hearth's
     own: "I'm period." and "You can call me period." to "Hi, my name is period" ("Priya" misheard,
     live: no name to learn, but still theirs)."""
-    given = {m.group(1) for m in _INTRODUCED.finditer(heard)}
+    given = words_given_as_name(heard)
     calls = [rf"\bcall\s+me\s+{re.escape(word)}\b" for word in given]
     return bool(claims_their_name(reply, given)) or any(re.search(c, reply, re.I) for c in calls)
 
