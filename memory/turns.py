@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from audio.voice_cues import VoiceCues, departures, describe, usual, voice_cues
 
-from . import extract, noting, persona
+from . import extract, noting, persona, referents
 from .affect import Affect, heard_affect
 from .clusters import ALPHA
 from .dates import format_date
@@ -62,6 +62,7 @@ class PersonMemory:
         self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
             if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
+        self._said: list[str] = []  # their last turns this session, as they said them
 
     # -- critical path ------------------------------------------------------------------------
 
@@ -146,7 +147,9 @@ class PersonMemory:
         """The derived memory of one stored user turn: entities, edges, item version, affect. Returns the item id."""
         entities = self.store.entities(self.person_id)
         known = [extract.Known(e.id, e.name, e.schema, tuple(e.aliases)) for e in entities]
-        facts = extract.analyse(text, now.date(), known, self.name)
+        meant = referents.meant(text, self._said, (self.name,) if self.name else ())  # "she": whom they named
+        self._said = [*self._said, text][-referents.SAID_BEFORE:]
+        facts = extract.analyse(meant, now.date(), known, self.name)
         if not facts.fact:
             return None
         named = facts.affect
@@ -275,7 +278,7 @@ class PersonMemory:
                         "cause": node.cause, "evidence": evidence, "confidence": confidence}, vec, now,
                         same["id"] if same else None)
         self.store.end_session(self.session_id, now)
-        self._session_turns = []
+        self._session_turns, self._said = [], []
         self.recaller.invalidate()
 
 

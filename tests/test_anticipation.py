@@ -39,12 +39,25 @@ def test_a_partial_stands_in_for_the_final_words_once_it_heard_half_of_them():
 
 
 def test_a_follow_up_that_names_nothing_is_looked_up_with_the_turn_before():
-    from assistant.pipeline.recalling import follow_up_context
+    from assistant.pipeline.recalling import looked_up
     from assistant.reply.prompt import History
 
     history = History()
-    assert follow_up_context("What did I do before that?", history) == ""  # nothing before it
+    assert looked_up("What did I do before that?", history) == "What did I do before that?"  # nothing before it
     history.add("Where do I work now?", "You work at the bakery.")
-    assert follow_up_context("What did I do before that?", history) == "Where do I work now?"
-    assert follow_up_context("How is she?", history) == "Where do I work now?"
-    assert follow_up_context("What is my dog called?", history) == ""  # it names its own matter
+    assert looked_up("What did I do before that?", history) == "Where do I work now? What did I do before that?"
+    assert looked_up("How is she?", history) == "Where do I work now? How is she?"  # she is no one named
+    assert looked_up("What is my dog called?", history) == "What is my dog called?"  # it names its own matter
+
+
+def test_a_she_is_looked_up_as_whom_the_turns_before_named():
+    from assistant.pipeline.recalling import looked_up
+    from assistant.reply.prompt import History
+
+    history = History()
+    history.add("Hi, I'm Tom. My sister Anna is coming to visit on Saturday.", "How lovely!")
+    history.add("What should I cook for her?", "Maybe a roast.")
+    assert looked_up("Actually she cancelled, she has the flu.", history, ("Tom",)) == \
+        "Actually Anna cancelled, she has the flu."
+    assert looked_up("How is she?", history) == "How is Anna?"
+    assert looked_up("He is coming too.", history) == "He is coming too."  # Anna is no he

@@ -304,3 +304,18 @@ def test_a_mother_named_once_is_known_by_every_word_for_a_mother(setup):
     # the call changes nothing of the visit: both stand, and the visit is there to be asked about
     block, _ = pm.recall("When is my mum visiting?")
     assert "visiting next week" in block and "new puppy" in block, block
+
+
+def test_a_she_is_filed_under_whom_the_turns_before_named_and_updates_what_is_true_now(setup):
+    """Live: "Actually she cancelled, she has the flu." was filed under "flu" as said, and "Who is
+    coming to visit me?" was still answered from the visit she had cancelled."""
+    store, clock = setup
+    pm = memory_told(store, clock, "My sister Anna is coming to visit on Saturday.", "What should I cook for her?")
+    pm.remember("Actually she cancelled, she has the flu.", "ok")
+    anna = next(e for e in store.entities(pm.person_id) if e.name == "Anna")
+    facts = [(entity, v.text) for _, entity, kind, _, v in store.items_of_person(pm.person_id) if kind == "fact"]
+    assert [entity for entity, text in facts if "cancelled" in text] == [anna.id]
+    assert any(text.startswith("Actually Anna cancelled") for _, text in facts), facts
+    assert store.turns(pm.person_id)[-2]["text"] == "Actually she cancelled, she has the flu."  # kept as said
+    block, _ = pm.recall("Who is coming to visit me?")
+    assert "cancelled" in block, block

@@ -21,6 +21,7 @@ from assistant.pipeline.stages import Recalled
 from assistant.reply.clock_answer import clock_answer
 from assistant.reply.prompt import History
 from assistant.reply.prompt_cache import PromptCache
+from memory import referents
 from memory.ranking import content_words
 
 
@@ -51,9 +52,10 @@ class Recaller:
 
     def recall(self, job: Job) -> None:
         started = self.clock.now()
-        context = follow_up_context(job.heard, self.history)
-        if context and job.memory is not None:  # the question's matter is in the turn before
-            block, memories = job.memory.recall(f"{context} {job.heard}")
+        name = job.memory.person_name if job.memory is not None else None
+        query = looked_up(job.heard, self.history, (name,) if name else ())
+        if query != job.heard and job.memory is not None:  # its matter is in the turns before
+            block, memories = job.memory.recall(query)
         else:
             block, memories = recall(self._anticipation, job.turn_id, job.memory, job.heard)
         job.recalled = tuple(memories)
@@ -67,9 +69,15 @@ class Recaller:
         self._generate(Recalled(job, block, fixed))
 
 
-def follow_up_context(heard: str, history: History) -> str:
-    """What the person said last, when what they say now names nothing of its own ("What did I do
-    before that?", "And then?"): its matter is in the turn before, and so are the notes that answer it."""
-    if len(content_words(heard)) > 1 or not history.turns:
-        return ""
-    return history.turns[-1][0]
+def looked_up(heard: str, history: History, self_names: tuple[str, ...] = ()) -> str:
+    """What the notes are looked up with: what was heard, with a "she" or "he" said as whom the
+    turns before last named ("Actually she cancelled" → "Actually my sister cancelled",
+    memory/referents.py); or, where it names nothing of its own ("What did I do before that?", "And
+    then?"), the turn before with it: its matter is there, and so are the notes that answer it."""
+    said = [user for user, _ in history.turns]
+    if not said:
+        return heard
+    meant = referents.meant(heard, said[-referents.SAID_BEFORE:], self_names)
+    if meant == heard and len(content_words(heard)) <= 1:
+        return f"{said[-1]} {heard}"
+    return meant
