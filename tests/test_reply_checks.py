@@ -397,6 +397,26 @@ def test_a_short_reply_said_again_whole_is_begun_again():
     assert not rc.bad_start("Oh no.", worry, ["That sounds great!"])
 
 
+def test_an_answer_told_before_may_be_told_again_when_asked():
+    # live: every start copied the first reply, and only "Leeds" was said
+    earlier = ["That's great news! I'm glad you moved to Leeds.", "You should cook for her a hearty meal"]
+    known = "Tom just moved to Leeds for a new job."
+    assert not rc.bad_start("You moved to Leeds", "Where did I say I moved to", earlier, known)
+    assert not rc.bad_start("Your dog is Max.", "What is my dog called?", ["Your dog is Max."])  # asked twice
+    # a copy that answers nothing asked is still one
+    assert rc.bad_start("Your dog is Max.", "Where do I live?", ["Your dog is Max."])
+    assert rc.bad_start("You moved to Leeds.", "I moved to Leeds.", earlier)  # told, not asked
+
+
+def test_asked_about_someone_of_theirs_hearth_does_not_answer_as_that_one():
+    assert rc.bad_start("I'm feeling better now.", "How is my mum doing now?")
+    # asked who in their life does something, Hearth is not the one who does it (live)
+    assert rc.bad_start("I am coming to visit you.", "Who is coming to visit me?")
+    assert not rc.bad_start("Your sister is coming on Saturday.", "Who is coming to visit me?")
+    assert not rc.bad_start("I'm not sure who is coming.", "Who is coming to visit me?")
+    assert not rc.bad_start("I'm Hearth, your assistant.", "Who are you?")  # asked of Hearth itself
+
+
 def test_the_persons_names_come_from_what_they_said_and_what_they_told_before():
     from assistant.reply.perspective import own_names
 
@@ -643,3 +663,32 @@ def test_a_person_known_by_no_name_is_called_by_the_one_they_gave():
     assert rt.repaired("My name is Dana.", "me", ["What is my name?"], notes) == "Your name is Dana."
     assert rt.repaired("Dana's dog is Max.", "", ["What is my dog called?"], notes) == "Your dog is Max."
     assert rt.repaired("Dana's dog is Max.", "", ["What is my dog called?"]) == "Dana's dog is Max."  # no name given
+
+
+def test_what_another_of_theirs_does_is_not_told_them_as_theirs():
+    told = "My sister and is coming to visit on Saturday."  # as heard live ("Anna")
+    assert rc.bad_start("I'm glad you're coming to visit.", told)
+    assert rc.unsayable("I'm glad you're coming to visit.", told)
+    assert not rc.bad_start("How lovely, you must be looking forward to it.", told)
+    # what they do themselves, or with them, is theirs
+    from assistant.reply.perspective import gives_them_anothers
+    assert not gives_them_anothers("You're cooking a feast!", "My sister is coming to visit and I'm cooking for her.")
+    assert not gives_them_anothers("You're coming to the party!", "Sam and I are coming to the party.")
+    # the name they give is their own; "back" is no one's doing (replies-more: "I'm glad you're back.")
+    assert not gives_them_anothers("I'm glad you're back.", "Hi, I'm Omar. I've just come back from my allotment.")
+
+
+def test_the_person_is_not_told_they_are_one_of_theirs():
+    told = "The kids decided to rename the kitten. She's called Luna now."
+    assert rc.unsayable("You are the new kitten.", told, [], "We adopted a kitten yesterday! We're calling her Pepper.")
+    assert rc.bad_start("You're my sister!", "My sister is coming on Saturday.")
+    from assistant.reply.perspective import makes_them_theirs
+    assert not makes_them_theirs("You're the teacher they needed.", ["I'm a teacher at Hillside."])  # what they are
+    assert not makes_them_theirs("You are a great mum.", ["My mum is ill."])  # one, not theirs
+
+
+def test_the_benchmarks_perspective_check_counts_both_slips():
+    from assistant.reply.perspective import perspective_errors
+    assert perspective_errors("You are the new kitten.", "Dana", set(), ["The kids decided to rename the kitten."])
+    assert perspective_errors("I'm glad you're coming to visit.", "Dana", set(), ["My sister is coming to visit."])
+    assert not perspective_errors("How lovely!", "Dana", set(), ["My sister is coming to visit."])

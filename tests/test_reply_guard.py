@@ -317,3 +317,9 @@ def test_told_something_a_first_clause_of_only_what_they_told_before_waits_for_t
     make, calls, _ = scripted(["Your uncle's bakery", "sounds lovely."])
     assert list(begun_well(make, heard, known=known)) == ["Your uncle's bakery", "sounds lovely."]
     assert calls == [""]
+
+
+def test_a_later_piece_that_tells_them_anothers_doing_as_theirs_is_left_unsaid():
+    told = "My sister is coming to visit on Saturday."
+    pieces = iter(["That sounds lovely!", "I'm glad you're coming to visit.", "What will you do together?"])
+    assert list(own_words(pieces, told, [])) == ["That sounds lovely!", "What will you do together?"]

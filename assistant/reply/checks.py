@@ -21,7 +21,8 @@ from memory.lexicon import ASSISTANT_NAMES
 from memory.ranking import content_words, repeats, stems, word_forms, word_set
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
-from assistant.reply.perspective import disowns, speaks_as_theirs, takes_their_introduction
+from assistant.reply.perspective import (disowns, gives_them_anothers, makes_them_theirs, speaks_as_theirs,
+                                        takes_their_introduction)
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
@@ -299,11 +300,23 @@ def said_again(start: str, earlier: list[str]) -> bool:
     return len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier)
 
 
+def answers_again(piece: str, heard: str) -> bool:
+    """Asked, a piece on what they asked (a word of the question, in any form) that brings what the
+    question did not: an answer told before may be told again. "You moved to Leeds" to "Where did I
+    say I moved to?", after "I'm glad you moved to Leeds.", was begun again as a copy of that reply
+    until only "Leeds" was left (live)."""
+    if not asks(heard):
+        return False
+    mine = content_words(piece)
+    return bool(word_forms(mine) & word_forms(content_words(heard))) and bool(new_words(mine, heard))
+
+
 def copies(piece: str, heard: str, earlier: list[str]) -> bool:
     """A piece that only says back what the person just said, or what an earlier reply said. Asked,
     "…you haven't told me what's happening tomorrow." is no copy of "…you haven't told me your son's
-    name yet.": the words of not knowing are the same in every such answer."""
-    others = () if not_told(piece) and asks(heard) else earlier
+    name yet.": the words of not knowing are the same in every such answer; nor is an answer told
+    again (answers_again)."""
+    others = () if asks(heard) and (not_told(piece) or answers_again(piece, heard)) else earlier
     return parrots(piece, heard) or any(parrots(piece, reply) for reply in others)
 
 
@@ -314,14 +327,18 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
     reply's, or their words with a "not" they did not say; a note read out, another thing they told
     answered, or a feeling set on another thing told before, an earlier reply said again; never
     having been told what was just told, or not having what is theirs, or the name they gave; a
-    feeling they did not tell, or praise of how they are doing ("You are doing well," to three night
-    shifts in a row, heard live); a cheer of bad news or a trouble waved away.
+    feeling they did not tell, what another of theirs does told as theirs ("you're coming to visit"),
+    they as one of theirs ("You are the new kitten."), or praise of how they are doing ("You are
+    doing well," to three night shifts in a row, heard live); a cheer of bad news or a trouble
+    waved away.
     The rest of bad_start's are weaker replies than a try could give, not wrong ones."""
     return (is_refusal(start) or has_layout(start) or copies(start, heard, earlier) or negates(start, heard)
-            or recites(start, heard, known) or answers_another(start, heard, known) or said_again(start, earlier)
+            or recites(start, heard, known) or answers_another(start, heard, known)
+            or said_again(start, earlier) and not answers_again(start, heard)
             or feels_about_another(start, heard, " ".join([known, *earlier]))
             or not_told(start) and not asks(heard) or disowns(start, heard) or takes_their_introduction(start, heard)
-            or tells_their_feeling(start, heard)
+            or tells_their_feeling(start, heard) or gives_them_anothers(start, heard)
+            or makes_them_theirs(start, [known, heard])
             or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard))
 
 
@@ -357,4 +374,4 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     words = re.findall(r"[a-z0-9']+", heard.lower())
     if len(words) >= 4 and said[1:4] == words[1:4]:
         return True
-    return repeats(start, [word_set(reply) for reply in earlier], share=0.8)
+    return not answers_again(start, heard) and repeats(start, [word_set(reply) for reply in earlier], share=0.8)

@@ -17,6 +17,7 @@ from typing import Callable, Generator, Iterator
 from assistant.reply.checks import (bad_start, copies, praises_untold, stock_phrase, tells_their_feeling,
                                     undecided_start, unsayable)
 from assistant.reply.knowing import blames_them_for_not_telling
+from assistant.reply.perspective import gives_them_anothers, makes_them_theirs
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import told_of_trouble
 
@@ -77,7 +78,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     or praises how they are doing when they told nothing of it ("Hi Dana! You're doing well.") or
     hands them a feeling they did not tell ("That sounds like a good plan. I'm glad you're feeling
     better.", heard live) or is a stock phrase nothing they said earned ("You're welcome." to no
-    thanks); and
+    thanks) or tells them another's doing as theirs ("I'm glad you're coming to visit." to their
+    sister's visit, live) or tells them they are one of theirs ("You are the new kitten."); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none; or, asked one thing, says they never told it another ("I
     don't know," then "you haven't told me your plans yet." to a question about the rain)."""
@@ -89,7 +91,9 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
             continue
         praised = bool(n) and praises_untold(piece, heard)
         if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)
-                  or stock_phrase(piece, heard)) or unfounded(piece) or blames_them_for_not_telling(piece, heard):
+                  or stock_phrase(piece, heard) or gives_them_anothers(piece, heard)
+                  or makes_them_theirs(piece, [heard])) or unfounded(piece) \
+                or blames_them_for_not_telling(piece, heard):
             continue
         yield piece
         unended = "" if piece.rstrip()[-1:] in ".!?…" else sentence

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 from memory.enrolment import enrolment_intent, words_given_as_name
+from memory.lexicon import KIND_WORDS
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
+from text.questions import asks
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
 _AFTER_VOCATIVE = re.compile(r"\s*(?:[,.!?;:…]|$)")
@@ -166,8 +168,50 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     return found
 
 
+# "you're coming to visit": what the reply says the person does
+_YOU_DO = re.compile(r"\byou(?:['’]re| are| were| have| had|['’]ve| will| will be|['’]ll|['’]ll be)?\s+"
+                     r"(?:been\s+|really\s+|just\s+|also\s+|finally\s+|still\s+)?([a-z']+)", re.I)
+# someone else of theirs who does something: "my sister", a name past the first word, she or he
+_ANOTHER = re.compile(r"\b(?:[Mm]y\s+[a-z]+|she|he|[Ss]he['’]s|[Hh]e['’]s)\b|(?<=\w )[A-Z][a-z]+")
+# what is done: the verb after "is", "was", "has"…, "she is coming", "he has started"
+_DONE = re.compile(r"\b(?:is|are|was|were|has|had|have|will|been|['’]s|['’]re)\s+(?:just\s+|really\s+|also\s+|"
+                   r"finally\s+|still\s+|now\s+)?([a-z']+)")
+_TOGETHER = re.compile(r"\b(?:we|us|our|and\s+I|and\s+me|me\s+and|with\s+me)\b", re.I)
+
+
+def gives_them_anothers(reply: str, heard: str) -> list[str]:
+    """What another of theirs does, told them as their own doing: "I'm glad you're coming to visit."
+    to "My sister is coming to visit on Saturday." (live). A verb they said, not of themselves (no "I"
+    does it) and done by someone else they told of, and nothing they do with them."""
+    own_name = enrolment_intent(heard)  # "Hi, I'm Omar": no one else
+    if not any(m.group(0) != own_name for m in _ANOTHER.finditer(heard)) or _TOGETHER.search(heard) or asks(heard):
+        return []
+    theirs = {m.group(1).lower()[:4] for pattern in (_I_CLAUSE, _I_MODAL) for m in pattern.finditer(heard)}
+    said = {w[:4] for w in _DONE.findall(heard.lower()) if len(w) > 3}
+    return [m.group(0) for m in _YOU_DO.finditer(reply)
+            if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
+            and m.group(1).lower()[:4] in said - theirs]
+
+
+_YOU_ARE_THEIRS = re.compile(r"\byou(?:['’]re| are)\s+(?:now\s+|still\s+)?(?:the|your|my)\s+(?:new\s+|little\s+)?"
+                             r"([a-z]+)\b(?![’'-])", re.I)
+_I_AM_ONE = re.compile(r"\bi(?:['’]m| am)\s+(?:now\s+|still\s+)?(?:a|an|the|their|his|her)\s+"
+                       r"(?:new\s+|proud\s+)?([a-z]+)", re.I)
+
+
+def makes_them_theirs(reply: str, said: list[str]) -> list[str]:
+    """The person told as one of theirs, a pet or a relation they spoke of: "You are the new
+    kitten." to "The kids decided to rename the kitten." (replies benchmark). Not what they said
+    they are themselves ("I'm a mum of two")."""
+    told = {w for text in said for w in re.findall(r"[a-z]+", text.lower())}
+    own = {m.group(1).lower() for text in said for m in _I_AM_ONE.finditer(text)}
+    return [m.group(0) for m in _YOU_ARE_THEIRS.finditer(reply)
+            if m.group(1).lower() in KIND_WORDS and m.group(1).lower() in told - own]
+
+
 # someone or something of theirs: "my mum", or someone asked about by name past the question's
 # first word ("What does Mia do now?", answered "I am now a nurse in York.")
+_WHO = re.compile(r"\W*who\b", re.I)
 _OF_THEIRS = re.compile(r"\b[Mm]y\s+[A-Za-z]+|(?<=\w )[A-Z][a-z]+")
 
 
@@ -175,8 +219,11 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     """To a question about someone or something of theirs and not about themselves ("How is my mum
     doing now?", "What does Mia do now?"), an "I" that does what Hearth does not ("I'm feeling
     better now."): a small model takes the part of whom it was asked about, and made "you" it would
-    tell the person they are recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that."""
-    if not _OF_THEIRS.search(asked) or re.search(r"\bi\b|\bi['’]", asked, re.I):
+    tell the person they are recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that.
+    So too, asked who in their life does something, not of Hearth ("Who is coming to visit me?"),
+    Hearth as the one who does it ("I am coming to visit you.", live)."""
+    of_theirs = _OF_THEIRS.search(asked) and not re.search(r"\bi\b|\bi['’]", asked, re.I)
+    if not (of_theirs or _WHO.match(asked) and not _OF_HEARTH.search(asked)):
         return []
     return [m.group(0) for m in _I_CLAUSE.finditer(reply)
             if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
@@ -248,6 +295,10 @@ def takes_their_introduction(reply: str, heard: str) -> bool:
 
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
     """Every slip of perspective: about the person by name, their things as Hearth's, what they did
-    told as Hearth's own doing, their own name given to one of theirs, or taken as Hearth's."""
-    return (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, list(said))
-            + their_name_for_another(reply, person) + claims_their_name(reply, {person}))
+    told as Hearth's own doing, their own name given to one of theirs, or taken as Hearth's; the
+    person told as one of theirs, or what another of theirs does (`said` ends with what they just
+    said) told as their own."""
+    said = list(said)
+    return (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
+            + their_name_for_another(reply, person) + claims_their_name(reply, {person})
+            + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else []))
