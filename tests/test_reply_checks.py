@@ -415,6 +415,9 @@ def test_asked_about_someone_of_theirs_hearth_does_not_answer_as_that_one():
     assert not rc.bad_start("Your sister is coming on Saturday.", "Who is coming to visit me?")
     assert not rc.bad_start("I'm not sure who is coming.", "Who is coming to visit me?")
     assert not rc.bad_start("I'm Hearth, your assistant.", "Who are you?")  # asked of Hearth itself
+    # nor, asked who does it to them, the person (live); asked what they do, the person answers it
+    assert rc.bad_start("You are coming to visit me on Saturday.", "Who is coming to visit me?")
+    assert not rc.bad_start("You are meeting Sam.", "Who am I meeting tomorrow?")
 
 
 def test_the_persons_names_come_from_what_they_said_and_what_they_told_before():
@@ -692,3 +695,9 @@ def test_the_benchmarks_perspective_check_counts_both_slips():
     assert perspective_errors("You are the new kitten.", "Dana", set(), ["The kids decided to rename the kitten."])
     assert perspective_errors("I'm glad you're coming to visit.", "Dana", set(), ["My sister is coming to visit."])
     assert not perspective_errors("How lovely!", "Dana", set(), ["My sister is coming to visit."])
+
+
+def test_not_knowing_is_not_told_them_when_they_said_none():
+    assert rc.tells_their_feeling("You are not sure what happened to her.", "Actually she cancelled, she has the flu.")
+    assert rc.unsayable("You're unsure about the move.", "I moved to Leeds last week.")
+    assert not rc.tells_their_feeling("You are not sure what to cook.", "I'm not sure what to cook for her.")

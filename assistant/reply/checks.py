@@ -96,6 +96,9 @@ _YOU_FEEL = re.compile(r"^\W*(?:you are|you're|you feel)\s+"
 # what they are going through, up to where the clause says why or what about
 _YOU_HAVE_FEELING = re.compile(r"^\W*you(?:\s+|(?=['’]))(are|have|feel|seem|['’]re|['’]ve)\b([^,.;:!?]*?)"
                                r"(?=\s+(?:because|about|after|since|that|when|with|of your|over)\b|[,.;:!?]|$)", re.I)
+# not knowing, said of them
+_YOU_UNSURE = re.compile(r"^\W*you(?:\s+are|['’]re|\s+seem)\s+(?:still\s+)?"
+                         r"(?:not\s+(?:sure|certain)|unsure|uncertain|confused)\b", re.I)
 # gladness that they are better, anywhere in the reply: a recovery nobody told of
 _GLAD_BETTER = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?(better|recover\w*)", re.I)
 
@@ -111,6 +114,8 @@ def tells_their_feeling(piece: str, heard: str) -> bool:
     if asks(heard):
         return False
     theirs = stems(word_set(heard))
+    if _YOU_UNSURE.match(piece) and not theirs & {"sure", "unsu", "cert", "unce", "conf", "know"}:
+        return True  # "You are not sure what happened to her." to a visit cancelled (live)
     better = _GLAD_BETTER.search(piece)
     if better and better.group(1)[:4].lower() not in theirs:
         return True

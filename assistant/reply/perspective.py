@@ -212,6 +212,9 @@ def makes_them_theirs(reply: str, said: list[str]) -> list[str]:
 # someone or something of theirs: "my mum", or someone asked about by name past the question's
 # first word ("What does Mia do now?", answered "I am now a nurse in York.")
 _WHO = re.compile(r"\W*who\b", re.I)
+# who does it: "Who is coming to visit me?", "Who called me?" (its verb)
+_WHO_DOES = re.compile(r"\W*who(?:\s+(?:is|was|will|has|had|are|were)|['’]s)?\s+(?!my\b|your\b|the\b|a\b)([a-z]{4,})",
+                       re.I)
 _OF_THEIRS = re.compile(r"\b[Mm]y\s+[A-Za-z]+|(?<=\w )[A-Z][a-z]+")
 
 
@@ -225,8 +228,13 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     of_theirs = _OF_THEIRS.search(asked) and not re.search(r"\bi\b|\bi['’]", asked, re.I)
     if not (of_theirs or _WHO.match(asked) and not _OF_HEARTH.search(asked)):
         return []
-    return [m.group(0) for m in _I_CLAUSE.finditer(reply)
-            if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
+    found = [m.group(0) for m in _I_CLAUSE.finditer(reply)
+             if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
+    # nor, asked who does it to them, the person ("You are coming to visit me on Saturday.", live)
+    does = _WHO_DOES.match(asked)
+    if does and not re.search(r"\bi\b|\bi['’]", asked, re.I):
+        found += [m.group(0) for m in _YOU_DO.finditer(reply) if m.group(1).lower()[:4] == does.group(1).lower()[:4]]
+    return found
 
 
 _NOT_HAVE = re.compile(r"\bi\s+(?:don't|do\s+not|didn't|did\s+not|haven't|have\s+not)\s+(?:got\s+)?"
