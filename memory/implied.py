@@ -62,7 +62,7 @@ SITUATIONS: dict[str, tuple[str, ...]] = {
            "One, two, three, four.", "Red, green, blue and yellow.", "The recipe needs two eggs and some flour.",
            # plain things done, not only things that are: a walk with the dog is no loss of one
            "I walked the dog in the park this morning.", "I visited my parents at the weekend.",
-           "I cooked dinner for the family last night."),
+           "I cooked dinner for the family last night.", "I just got home."),
 }
 
 

@@ -66,7 +66,11 @@ def test_a_feeling_implied_by_what_happened_is_read_with_what_happened_as_its_ca
 
 
 @pytest.mark.parametrize("said", ["My brother is a pilot.", "I have porridge for breakfast.", "Five, six, seven, eight.",
-                                  "I walked the dog along the canal after lunch."])
+                                  "I walked the dog along the canal after lunch.",
+                                  # coming back from somewhere: the allotment was read as sad, and met with
+                                  # "I'm sorry to hear that." (replies-more), the shops as happy
+                                  "Hi, I'm Omar. I've just come back from my allotment.",
+                                  "I just got back from the shops."])
 def test_plain_facts_imply_no_feeling(implied, said):
     assert implied.of(said) is None
 
