@@ -261,6 +261,7 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
     assert rp.their_name_for_another("Your new puppy's called Sam!", "sam")
     assert rp.their_name_for_another("Your daughter's name is Sam.", "Sam")
     assert rp.their_name_for_another("Her name is Raj.", "Raj")  # (heard on a replies run, of a grandmother)
+    assert rp.their_name_for_another("His brother is called Maria.", "Maria")  # (live, to "What is my brother called?")
     assert rp.perspective_errors("Your daughter is named Sam.", "Sam", set())
     for fine in ("Your name is Sam.", "Your daughter is named Lily.", "Your dog is Sam's best friend.",
                  "Your daughter is lucky, Sam.", "Her name is Lily."):

@@ -265,12 +265,14 @@ def own_names(name: str | None, said: list[str], notes: str) -> set[str]:
 
 def their_name_for_another(reply: str, person: str) -> list[str]:
     """The person's own name given as the name of someone or something of theirs: "Your daughter is
-    named Sam" (to Sam), "Sam is your daughter", "Her name is Sam". A small model reaches for the one name in its
+    named Sam" (to Sam), "His brother is called Maria." (to Maria, live), "Sam is your daughter",
+    "Her name is Sam". A small model reaches for the one name in its
     prompt when it has none to give."""
     if person.lower() in PLACEHOLDER_NAMES | {UNNAMED, ""}:
         return []
     name = rf"{re.escape(person)}\b(?!['’]s)"
-    theirs = r"\byour\s+(?!name\b)(?:[a-z]+\s+){0,2}[a-z]+"  # "your daughter", "your new puppy"
+    # "your daughter", "your new puppy"; "his brother" too, the person's own slipped into the third person
+    theirs = r"\b(?:your|his|her|their)\s+(?!name\b)(?:[a-z]+\s+){0,2}[a-z]+"
     given = (rf"{theirs}(?:\s+(?:is|was|are)|['’]s)\s+(?:(?:named|called)\s+)?{name}"
              rf"|{theirs}['’]s\s+name\s+(?:is|was)\s+{name}"
              # asked of someone of theirs: "Her name is Raj." to Raj, of his grandmother
