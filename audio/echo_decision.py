@@ -102,14 +102,16 @@ def words(text: str) -> list[str]:
 
 
 def _same_word(heard: str, said: str) -> bool:
-    """Equal, or cut at the end of an echo ("new" for "news"), or one letter misheard."""
+    """Equal, or cut at the end of an echo ("new" for "news"), or one letter misheard: anywhere in
+    a longer word, the last in a short one ("big" for "bit", live: "like a big one." was heard of
+    "…like a bit of a challenge." and answered)."""
     if heard == said:
         return True
     if len(heard) >= 3 and said.startswith(heard):
         return True
     if len(heard) >= 4 and len(heard) == len(said):
         return sum(a != b for a, b in zip(heard, said)) <= 1
-    return False
+    return len(heard) == len(said) == 3 and heard[:2] == said[:2]
 
 
 def _in_order(heard: list[str], own: list[str]) -> int:
