@@ -10,8 +10,10 @@ has put in the past: what the fact said is still there, after "Before that".
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from .lexicon import KIND_WORDS
 from .ranking import Candidate, Result, content_words, stems
 from .tables.recallable import Summary
 
@@ -25,12 +27,21 @@ def put_in_the_past(fact_text: str, fact_turns: list[int], summary: Summary) -> 
     """Whether the summary was written from this fact's turns and holds its words as history, not as now."""
     if not summary.history or not fact_turns or not set(fact_turns) <= set(summary.provenance):
         return False
-    words = stems(content_words(fact_text))
+    words = stems(content_words(fact_text)) - stems(_whom(fact_text))
     if not words:
         return False
     past = len(words & stems(content_words(summary.history))) / len(words)
     present = len(words & stems(content_words(summary.current))) / len(words)
     return past >= PAST_SHARE and present < PRESENT_SHARE
+
+
+def _whom(text: str) -> set[str]:
+    """The words that say whom a note is about ("Maria's brother"): every version of it names them,
+    what is true now as much as what was, so they tell neither. ("Maria's brother is finding it
+    hard to make friends" stood beside "…Maria's brother made a friend today", half its words in
+    what is now, and the reply said he was still finding it hard, live.)"""
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", text)}
+    return names | {w for w in content_words(text) if w in KIND_WORDS}
 
 
 def summaries_stand_for_past_facts(candidates: list[Candidate], facts: set[int],

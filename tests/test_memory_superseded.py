@@ -20,6 +20,17 @@ def test_a_fact_the_summary_holds_as_history_and_not_as_now_is_in_the_past():
     assert put_in_the_past(RENTED, [1], MOVED)
 
 
+def test_whom_a_note_is_about_says_nothing_of_what_is_true_now():
+    # live: the old fact stood beside the news, and "How is my brother doing at school?" was told it
+    hard = "Maria's brother is finding it hard to make friends."
+    friend = Summary(id=3, entity_id=1, text="Maria's brother made a friend today. Before that, on 7 December "
+                     "2026, Maria's brother is finding it hard to make friends.", said_at="2026-12-07T10:00:00",
+                     current="Maria's brother made a friend today",
+                     history="7 December 2026: Maria's brother is finding it hard to make friends", provenance=[2, 4])
+    assert put_in_the_past(hard, [2], friend)
+    assert not put_in_the_past("Maria's brother made a friend today.", [4], friend)
+
+
 def test_a_fact_the_summary_says_is_true_now_is_not():
     assert not put_in_the_past("Ada bought a house by the river", [5], MOVED)
 
