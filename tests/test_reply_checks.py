@@ -702,3 +702,14 @@ def test_not_knowing_is_not_told_them_when_they_said_none():
     assert rc.tells_their_feeling("You are not sure what happened to her.", "Actually she cancelled, she has the flu.")
     assert rc.unsayable("You're unsure about the move.", "I moved to Leeds last week.")
     assert not rc.tells_their_feeling("You are not sure what to cook.", "I'm not sure what to cook for her.")
+
+
+def test_asked_who_does_something_to_them_the_answer_in_their_words_is_said_to_them():
+    # live: "Sam is helping me practice." was begun again as their words back, and the last try,
+    # "You are helping me practice.", said
+    asked = "Who is helping me practice?"
+    assert not rc.bad_start("Sam is helping me practice.", asked)
+    said = ["My friend Sam said she would help me practice.", asked]
+    assert rt.repaired("Sam is helping me practice.", "Priya", said) == "Sam is helping you practice."
+    assert rt.repaired("Tell me more about it.", "Priya", ["Can you tell me about it?"]) == "Tell me more about it."
+    assert rc.bad_start("Omar planted tomatoes in the garden.", "I planted tomatoes in the garden.")  # told, not asked

@@ -375,8 +375,9 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     said = re.findall(r"[a-z0-9']+", start.lower())
     if len(said) < 4:
         return False
-    # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…")
+    # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…");
+    # asked who does it, that is the answer ("Sam is helping me…" to "Who is helping me…?", live)
     words = re.findall(r"[a-z0-9']+", heard.lower())
-    if len(words) >= 4 and said[1:4] == words[1:4]:
+    if len(words) >= 4 and said[1:4] == words[1:4] and words[0] != "who":
         return True
     return not answers_again(start, heard) and repeats(start, [word_set(reply) for reply in earlier], share=0.8)

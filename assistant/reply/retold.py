@@ -103,7 +103,22 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     # the notes as the person would say them ("Dana went" → "I went"): what they did, in their voice
     if speaks_as_them(out, said + [first_person(notes, person) if person else notes]):
         out = their_words_as_yours(out)
+    out = done_to_you(out, said[-1] if said else "")
     return _MID_SENTENCE_YOU.sub(lambda m: m.group(0).lower(), out)
+
+
+_WHO_TO_ME = re.compile(r"^\W*who\b.*?\b([a-z]{3,})\s+(me|my)\b", re.I)
+
+
+def done_to_you(sentence: str, asked: str) -> str:
+    """Asked who does something to them ("Who is helping me practise?"), the answer's "helping me"
+    is what is done to them: "Sam is helping you practise." (said "…helping me…", live)."""
+    m = _WHO_TO_ME.match(asked)
+    if m is None:
+        return sentence
+    verb, their = m.group(1), m.group(2).lower()
+    return re.sub(rf"\b({re.escape(verb)})\s+{their}\b", lambda w: f"{w.group(1)} {'you' if their == 'me' else 'your'}",
+                  sentence, flags=re.I)
 
 
 # "You" capitalised after a word that ends no sentence: copied from a note's cause, written after a
