@@ -87,4 +87,3 @@ def meant(text: str, before: Sequence[str], self_names: tuple[str, ...] = ()) ->
     if named_in(find_mentions(text, [], self_names)):
         return text
     return resolved(text, named_before(before, self_names))
-
