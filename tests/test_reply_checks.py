@@ -713,3 +713,9 @@ def test_asked_who_does_something_to_them_the_answer_in_their_words_is_said_to_t
     assert rt.repaired("Sam is helping me practice.", "Priya", said) == "Sam is helping you practice."
     assert rt.repaired("Tell me more about it.", "Priya", ["Can you tell me about it?"]) == "Tell me more about it."
     assert rc.bad_start("Omar planted tomatoes in the garden.", "I planted tomatoes in the garden.")  # told, not asked
+
+
+def test_a_wish_to_get_better_is_for_an_illness_or_hurt_they_told_of():
+    assert rc.tells_their_feeling("I hope you're feeling better soon.", "I am really nervous about it.")  # (live)
+    assert not rc.tells_their_feeling("I hope you feel better soon.", "I have a terrible cold.")
+    assert not rc.tells_their_feeling("I hope she gets better soon.", "My mum is in hospital.")  # not theirs to get

@@ -99,6 +99,12 @@ _YOU_HAVE_FEELING = re.compile(r"^\W*you(?:\s+|(?=['’]))(are|have|feel|seem|['
 # not knowing, said of them
 _YOU_UNSURE = re.compile(r"^\W*you(?:\s+are|['’]re|\s+seem)\s+(?:still\s+)?"
                          r"(?:not\s+(?:sure|certain)|unsure|uncertain|confused)\b", re.I)
+# a wish that they get better, anywhere in the reply: for an illness or a hurt they told of
+_GET_BETTER = re.compile(r"\bhope\s+(?:you(?:['’]re|\s+are)?\s+)?(?:feel(?:ing)?\s+|get(?:ting)?\s+)?better\b"
+                         r"|\bget\s+well\s+soon\b", re.I)
+_UNWELL = re.compile(r"\b(?:ill|sick|unwell|poorly|cold|flu|covid|fever|cough\w*|hurt\w*|pain\w*|ache\w*|sore|"
+                     r"injur\w*|broke|fell|fall|hospital|surgery|operation|headache|migraine|recover\w*|"
+                     r"better|symptoms?|infection|virus|tired|exhausted)\b", re.I)
 # gladness that they are better, anywhere in the reply: a recovery nobody told of
 _GLAD_BETTER = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?(better|recover\w*)", re.I)
 
@@ -119,6 +125,8 @@ def tells_their_feeling(piece: str, heard: str) -> bool:
     better = _GLAD_BETTER.search(piece)
     if better and better.group(1)[:4].lower() not in theirs:
         return True
+    if _GET_BETTER.search(piece) and not _UNWELL.search(heard):
+        return True  # "I hope you're feeling better soon." to "I am really nervous about it." (live)
     said = _YOU_FEEL.match(piece)
     if said:
         word = said.group(1).lower()
