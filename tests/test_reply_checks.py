@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory.affect import Affect
 from assistant.reply import checks as rc
+from assistant.reply import feelings as rf
 from assistant.reply import general_checks as gc
 from assistant.reply import guard
 from assistant.reply import knowing as kn
@@ -380,14 +381,14 @@ def test_a_feeling_set_on_another_thing_told_before_is_begun_again():
     told = "My son starts nursery on Monday and I'm a little anxious."
     before = "I took up the violin in the summer."
     replies = ["How lovely! What made you pick the violin?"]
-    assert rc.feels_about_another("You are definitely anxious about the violin.", told, before)
-    assert rc.feels_about_another("I'm sorry to hear about the violin.", told, before)
+    assert rf.feels_about_another("You are definitely anxious about the violin.", told, before)
+    assert rf.feels_about_another("I'm sorry to hear about the violin.", told, before)
     assert rc.unsayable("You are definitely anxious about the violin.", told, replies, before)
-    assert rc.feels_about_another("You must be anxious about the violin.", told, replies[0])  # from a reply
-    assert not rc.feels_about_another("It's normal to feel anxious about your son starting nursery.", told, before)
-    assert not rc.feels_about_another("You must be anxious about the first day.", told, before)  # nothing from before
-    assert not rc.feels_about_another("Tell me about the violin.", told, before)  # no feeling
-    assert not rc.feels_about_another("Are you anxious about the violin?", "Am I anxious about the violin?", before)
+    assert rf.feels_about_another("You must be anxious about the violin.", told, replies[0])  # from a reply
+    assert not rf.feels_about_another("It's normal to feel anxious about your son starting nursery.", told, before)
+    assert not rf.feels_about_another("You must be anxious about the first day.", told, before)  # nothing from before
+    assert not rf.feels_about_another("Tell me about the violin.", told, before)  # no feeling
+    assert not rf.feels_about_another("Are you anxious about the violin?", "Am I anxious about the violin?", before)
 
 
 def test_a_short_reply_said_again_whole_is_begun_again():
@@ -522,8 +523,8 @@ def test_heard_live_a_good_plan_to_bad_news_and_very_well_to_a_worry_are_begun_a
     exam = "My daughter Lily has her piano exam on Saturday and she's been practicing every day."
     assert not cheers_bad_news("That sounds like a great plan.", exam, lambda heard: True)
     assert not cheers_bad_news("That sounds really hard.", told, lambda heard: True)
-    assert rc.praises_untold("You are very well, Priya.", "My wife is having surgery on her heart tomorrow.")
-    assert not rc.praises_untold("You are fine, the scan was clear.", "Am I all right?")  # asked
+    assert rf.praises_untold("You are very well, Priya.", "My wife is having surgery on her heart tomorrow.")
+    assert not rf.praises_untold("You are fine, the scan was clear.", "Am I all right?")  # asked
 
 
 def test_advice_made_of_their_own_words_is_begun_again():
@@ -556,23 +557,23 @@ def test_saying_it_has_not_got_what_is_theirs_is_begun_again():
 
 def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     told = "The ferry was cancelled again and I missed my meeting."
-    assert rc.tells_their_feeling("You are very sorry,", told)  # (heard live, of a cancelled train)
-    assert rc.tells_their_feeling("You're so happy about the ferry.", told)
+    assert rf.tells_their_feeling("You are very sorry,", told)  # (heard live, of a cancelled train)
+    assert rf.tells_their_feeling("You're so happy about the ferry.", told)
     assert rc.bad_start("You feel angry about the ferry.", told)
-    assert not rc.tells_their_feeling("You must be fed up.", told)  # a guess, as people make
-    assert not rc.tells_their_feeling("That sounds annoying.", told)
-    assert not rc.tells_their_feeling("You are very relieved.", "Mum is home and I'm so relieved.")  # told
-    assert not rc.tells_their_feeling("You are right.", "I think it will rain.")  # no feeling
-    assert not rc.tells_their_feeling("You are worried about your knee.", "What's been bothering me?")  # asked
+    assert not rf.tells_their_feeling("You must be fed up.", told)  # a guess, as people make
+    assert not rf.tells_their_feeling("That sounds annoying.", told)
+    assert not rf.tells_their_feeling("You are very relieved.", "Mum is home and I'm so relieved.")  # told
+    assert not rf.tells_their_feeling("You are right.", "I think it will rain.")  # no feeling
+    assert not rf.tells_their_feeling("You are worried about your knee.", "What's been bothering me?")  # asked
     # in any clause, glad of it or not (heard live, to "My son Leo starts school next week.")
-    assert rc.tells_their_feeling("You are very busy, but I'm glad you're feeling better.", told)
-    assert not rc.tells_their_feeling("I'm glad you're feeling better.", "I'm feeling a lot better today.")
-    assert not rc.tells_their_feeling("I hope you feel better soon.", "I've got a cold.")  # a wish
+    assert rf.tells_their_feeling("You are very busy, but I'm glad you're feeling better.", told)
+    assert not rf.tells_their_feeling("I'm glad you're feeling better.", "I'm feeling a lot better today.")
+    assert not rf.tells_their_feeling("I hope you feel better soon.", "I've got a cold.")  # a wish
     # in other words than "you are <feeling>" (heard live, to a flooded kitchen)
-    assert rc.tells_their_feeling("You are experiencing a lot of stress.", told)
-    assert rc.tells_their_feeling("You've been feeling down lately.", told)
-    assert not rc.tells_their_feeling("You're under a lot of stress.", "Work is so stressful this week.")  # told
-    assert not rc.tells_their_feeling("You are telling me about your worried friend.", told)  # not theirs
+    assert rf.tells_their_feeling("You are experiencing a lot of stress.", told)
+    assert rf.tells_their_feeling("You've been feeling down lately.", told)
+    assert not rf.tells_their_feeling("You're under a lot of stress.", "Work is so stressful this week.")  # told
+    assert not rf.tells_their_feeling("You are telling me about your worried friend.", told)  # not theirs
 
 
 def test_saying_it_was_never_told_answers_only_a_question():
@@ -699,9 +700,9 @@ def test_the_benchmarks_perspective_check_counts_both_slips():
 
 
 def test_not_knowing_is_not_told_them_when_they_said_none():
-    assert rc.tells_their_feeling("You are not sure what happened to her.", "Actually she cancelled, she has the flu.")
+    assert rf.tells_their_feeling("You are not sure what happened to her.", "Actually she cancelled, she has the flu.")
     assert rc.unsayable("You're unsure about the move.", "I moved to Leeds last week.")
-    assert not rc.tells_their_feeling("You are not sure what to cook.", "I'm not sure what to cook for her.")
+    assert not rf.tells_their_feeling("You are not sure what to cook.", "I'm not sure what to cook for her.")
 
 
 def test_asked_who_does_something_to_them_the_answer_in_their_words_is_said_to_them():
@@ -716,6 +717,6 @@ def test_asked_who_does_something_to_them_the_answer_in_their_words_is_said_to_t
 
 
 def test_a_wish_to_get_better_is_for_an_illness_or_hurt_they_told_of():
-    assert rc.tells_their_feeling("I hope you're feeling better soon.", "I am really nervous about it.")  # (live)
-    assert not rc.tells_their_feeling("I hope you feel better soon.", "I have a terrible cold.")
-    assert not rc.tells_their_feeling("I hope she gets better soon.", "My mum is in hospital.")  # not theirs to get
+    assert rf.tells_their_feeling("I hope you're feeling better soon.", "I am really nervous about it.")  # (live)
+    assert not rf.tells_their_feeling("I hope you feel better soon.", "I have a terrible cold.")
+    assert not rf.tells_their_feeling("I hope she gets better soon.", "My mum is in hospital.")  # not theirs to get

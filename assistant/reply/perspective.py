@@ -225,14 +225,14 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     tell the person they are recovering. Hearth's own "I'm glad", "I think", "I don't know" are not that.
     So too, asked who in their life does something, not of Hearth ("Who is coming to visit me?"),
     Hearth as the one who does it ("I am coming to visit you.", live)."""
-    of_theirs = _OF_THEIRS.search(asked) and not re.search(r"\bi\b|\bi['’]", asked, re.I)
-    if not (of_theirs or _WHO.match(asked) and not _OF_HEARTH.search(asked)):
+    of_themselves = re.search(r"\bi\b|\bi['’]", asked, re.I)
+    if not (_OF_THEIRS.search(asked) and not of_themselves or _WHO.match(asked) and not _OF_HEARTH.search(asked)):
         return []
     found = [m.group(0) for m in _I_CLAUSE.finditer(reply)
              if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
     # nor, asked who does it to them, the person ("You are coming to visit me on Saturday.", live)
     does = _WHO_DOES.match(asked)
-    if does and not re.search(r"\bi\b|\bi['’]", asked, re.I):
+    if does and not of_themselves:
         found += [m.group(0) for m in _YOU_DO.finditer(reply) if m.group(1).lower()[:4] == does.group(1).lower()[:4]]
     return found
 
