@@ -10,7 +10,7 @@ from assistant.reply import guard
 from assistant.reply import knowing as kn
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
-from text.questions import asks, is_question
+from text.questions import asks, asks_who, done_to_them, is_question, who_does
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
 THINGS = rp.their_things(SAID)
@@ -338,6 +338,14 @@ def test_what_asks_and_what_tells():
     assert is_question("When is my cousin's wedding") and is_question("What's her name") and is_question("Why?")
     assert not is_question("When I was little, I lived in Cork.") and not is_question("Had a long day.")
     assert not is_question("How lovely.")
+
+
+def test_what_a_who_question_asks():
+    assert asks_who("Who is coming to visit me?") and asks_who("who's Sam") and not asks_who("Whose car is it?")
+    assert who_does("Who is coming to visit me?") == "coming" and who_does("Who called me?") == "called"
+    assert who_does("Who is my doctor?") is None and who_does("What is coming up?") is None
+    assert done_to_them("Who is helping me practise?") == ("helping", "me")
+    assert done_to_them("Who took my keys?") == ("took", "my") and done_to_them("Who is Sam?") is None
 
 
 def test_their_words_back_with_a_not_they_did_not_say_is_begun_again():

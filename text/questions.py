@@ -45,3 +45,30 @@ def is_question(sentence: str) -> bool:
     question written down as a fact became what was "true now" of the thing asked about). Stricter
     than `asks`: "Had a long day at work." opens like a question and is news."""
     return sentence.rstrip().endswith("?") or bool(_WH_QUESTION.search(sentence))
+
+
+# Who in their life does something: "Who is coming to visit me?", "Who called me?". One reading of a
+# "who" question for the reply's checks, which let its answer be told in the question's words.
+_WHO = re.compile(r"^\W*who\b", re.I)
+_WHO_DOES = re.compile(r"^\W*who(?:\s+(?:is|was|will|has|had|are|were)|['’]s)?\s+(?!my\b|your\b|the\b|a\b)"
+                       r"([a-z]{4,})", re.I)
+_WHO_TO_THEM = re.compile(r"^\W*who\b.*?\b([a-z]{3,})\s+(me|my)\b", re.I)
+
+
+def asks_who(text: str) -> bool:
+    """Whether an utterance asks who ("Who is coming to visit me?", "Who's Sam?")."""
+    return bool(_WHO.match(text))
+
+
+def who_does(text: str) -> str | None:
+    """The verb of a question of who does something ("coming" in "Who is coming to visit me?",
+    "called" in "Who called me?"); None for any other utterance, or "Who is my doctor?"."""
+    m = _WHO_DOES.match(text)
+    return m.group(1) if m else None
+
+
+def done_to_them(text: str) -> tuple[str, str] | None:
+    """Asked who does something to them, the verb and the word for them: ("helping", "me") of "Who
+    is helping me practise?", ("took", "my") of "Who took my keys?"; None otherwise."""
+    m = _WHO_TO_THEM.match(text)
+    return (m.group(1), m.group(2).lower()) if m else None

@@ -27,7 +27,7 @@ from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
                                       told_of_trouble, waves_away)
-from text.questions import asks
+from text.questions import asks, asks_who
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
 # hear that"): the next piece decides.
@@ -299,6 +299,6 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…");
     # asked who does it, that is the answer ("Sam is helping me…" to "Who is helping me…?", live)
     words = re.findall(r"[a-z0-9']+", heard.lower())
-    if len(words) >= 4 and said[1:4] == words[1:4] and words[0] != "who":
+    if len(words) >= 4 and said[1:4] == words[1:4] and not asks_who(heard):
         return True
     return not answers_again(start, heard) and repeats(start, [word_set(reply) for reply in earlier], share=0.8)

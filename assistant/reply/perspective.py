@@ -16,7 +16,7 @@ from memory.enrolment import enrolment_intent, words_given_as_name
 from memory.lexicon import KIND_WORDS
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
-from text.questions import asks
+from text.questions import asks, asks_who, who_does
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
 _AFTER_VOCATIVE = re.compile(r"\s*(?:[,.!?;:…]|$)")
@@ -211,10 +211,6 @@ def makes_them_theirs(reply: str, said: list[str]) -> list[str]:
 
 # someone or something of theirs: "my mum", or someone asked about by name past the question's
 # first word ("What does Mia do now?", answered "I am now a nurse in York.")
-_WHO = re.compile(r"\W*who\b", re.I)
-# who does it: "Who is coming to visit me?", "Who called me?" (its verb)
-_WHO_DOES = re.compile(r"\W*who(?:\s+(?:is|was|will|has|had|are|were)|['’]s)?\s+(?!my\b|your\b|the\b|a\b)([a-z]{4,})",
-                       re.I)
 _OF_THEIRS = re.compile(r"\b[Mm]y\s+[A-Za-z]+|(?<=\w )[A-Z][a-z]+")
 
 
@@ -226,14 +222,14 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     So too, asked who in their life does something, not of Hearth ("Who is coming to visit me?"),
     Hearth as the one who does it ("I am coming to visit you.", live)."""
     of_themselves = re.search(r"\bi\b|\bi['’]", asked, re.I)
-    if not (_OF_THEIRS.search(asked) and not of_themselves or _WHO.match(asked) and not _OF_HEARTH.search(asked)):
+    if not (_OF_THEIRS.search(asked) and not of_themselves or asks_who(asked) and not _OF_HEARTH.search(asked)):
         return []
     found = [m.group(0) for m in _I_CLAUSE.finditer(reply)
              if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
     # nor, asked who does it to them, the person ("You are coming to visit me on Saturday.", live)
-    does = _WHO_DOES.match(asked)
+    does = who_does(asked)
     if does and not of_themselves:
-        found += [m.group(0) for m in _YOU_DO.finditer(reply) if m.group(1).lower()[:4] == does.group(1).lower()[:4]]
+        found += [m.group(0) for m in _YOU_DO.finditer(reply) if m.group(1).lower()[:4] == does.lower()[:4]]
     return found
 
 

@@ -9,6 +9,7 @@ import re
 
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import word_set
+from text.questions import done_to_them
 
 from assistant.reply.perspective import (GREETING, MY_THING, name_claims, names_of, own_names, speaks_as_them,
                                          their_things)
@@ -107,16 +108,13 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     return _MID_SENTENCE_YOU.sub(lambda m: m.group(0).lower(), out)
 
 
-_WHO_TO_ME = re.compile(r"^\W*who\b.*?\b([a-z]{3,})\s+(me|my)\b", re.I)
-
-
 def done_to_you(sentence: str, asked: str) -> str:
     """Asked who does something to them ("Who is helping me practise?"), the answer's "helping me"
     is what is done to them: "Sam is helping you practise." (said "…helping me…", live)."""
-    m = _WHO_TO_ME.match(asked)
-    if m is None:
+    done = done_to_them(asked)
+    if done is None:
         return sentence
-    verb, their = m.group(1), m.group(2).lower()
+    verb, their = done
     return re.sub(rf"\b({re.escape(verb)})\s+{their}\b", lambda w: f"{w.group(1)} {'you' if their == 'me' else 'your'}",
                   sentence, flags=re.I)
 
