@@ -268,3 +268,26 @@ def relative(day: date | datetime | str, now: date | datetime) -> str:
     else:
         phrase = count_phrase(round(n / 365), "year")
     return f"{phrase} ago" if delta < 0 else f"in {phrase}"
+
+
+def days_asked(text: str, today: date) -> list[tuple[date, date]]:
+    """Pure. The stretches of the calendar a question names, each (first day, last day): "on
+    Thursday" that day, "next week" its seven days, "in June" the month, "this weekend" Saturday and
+    Sunday. A weekday named alone ("What's on Thursday?", "What did I do on Friday?") is the one
+    before and the one after today: a question's tense says too little to choose."""
+    out = []
+    for m in resolve_dates(text, today):
+        first = m.when.replace(day=1) if m.span == "month" else date(m.when.year, 1, 1) if m.span == "year" \
+            else m.when
+        last = {"week": first + timedelta(days=6), "month": first + relativedelta(day=31),
+                "year": date(first.year, 12, 31)}.get(m.span, first)
+        if "weekend" in m.phrase.lower():
+            last = first + timedelta(days=1)
+        out.append((first, last))
+        if m.span == "day" and _BARE_WEEKDAY.fullmatch(m.phrase):
+            other = first + timedelta(days=-7 if first > today else 7)
+            out.append((other, other))
+    return out
+
+
+_BARE_WEEKDAY = re.compile(rf"(?:on )?(?:{'|'.join(WEEKDAYS)})", re.I)

@@ -21,6 +21,7 @@ import numpy as np
 
 from .affect import detect_affect
 from .clusters import cue_words
+from .dates import days_asked
 from .extract import CUE_PATTERNS, Known
 from .lexicon import ENTITY_NOUNS, known_as
 from .ranking import Candidate, Result, content_words, rank, vector_scores
@@ -29,6 +30,7 @@ from .superseded import summaries_stand_for_past_facts
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
 SCHEMA_MATCH = 0.6     # the match weight of an entity a schema cue or a cluster brings in
+DATE_MATCH = 1.0       # the match weight of a note of what happens on a day the query names, as of a name
 SHORTLIST = 4          # rows per wanted result read from SQLite for the final ranking
 CACHED_QUERIES = 16    # query vectors kept from prepare() and recall()
 MAX_PERSONA = 1        # feelings in one recall: facts need the room more
@@ -48,6 +50,13 @@ def named_nouns(text: str) -> frozenset[str]:
 def _cue_re(words: frozenset[str]) -> re.Pattern | None:
     return re.compile(r"(?<![\w'])(" + "|".join(re.escape(w) for w in sorted(words)) + r")(?:s|es)?(?![\w])", re.I) \
         if words else None
+
+
+def asked_days(text: str, now: datetime) -> tuple[tuple[float, float], ...]:
+    """The days a query names (memory.dates.days_asked), as [first, end) in days since 1970."""
+    return tuple((day_number(datetime.combine(first, datetime.min.time())),
+                  day_number(datetime.combine(last, datetime.min.time())) + 1)
+                 for first, last in days_asked(text, now.date()))
 
 
 def _norm(text: str) -> str:
@@ -168,7 +177,8 @@ class Recaller:
         q = self.vector(partial_text)
         if now is not None:
             key = self._shortlist_key(partial_text, now, k, detect_affect(partial_text))
-            lists = {kind: self._shortlist(kind, q, matched, day_number(now), key[-1], want)
+            on = asked_days(partial_text, now)
+            lists = {kind: self._shortlist(kind, q, matched, day_number(now), key[-1], want, on)
                      for kind, want in self._wants(k)}
             with self._lock:
                 self._shortlists = (key, lists)
@@ -197,8 +207,9 @@ class Recaller:
                 else None
         candidates: list[Candidate] = []
         facts: set[int] = set()
+        on = asked_days(query, now) if not prepared else ()
         for kind, want in self._wants(k):
-            picked = prepared[kind] if prepared else self._shortlist(kind, q, matched, now_day, valence, want)
+            picked = prepared[kind] if prepared else self._shortlist(kind, q, matched, now_day, valence, want, on)
             if not picked:
                 continue
             sims = {key: (sim, w) for key, sim, w in picked}
@@ -216,9 +227,11 @@ class Recaller:
                     feeling=felt.label if felt else None, asked=frozenset(content_words(query)))
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
-                   valence: float | None, want: int) -> list[tuple[int, float, float]]:
-        """(row id, similarity, match weight) of the `want` best rows by the full score, one matrix product."""
-        sims, entity, days, valences, ids = self.store.scored_rows(self.person_id, kind, q)
+                   valence: float | None, want: int, on: tuple[tuple[float, float], ...] = ()
+                   ) -> list[tuple[int, float, float]]:
+        """(row id, similarity, match weight) of the `want` best rows by the full score, one matrix product.
+        on: the days the query names (asked_days); what happens on them counts as named."""
+        sims, entity, days, valences, ids, happens = self.store.scored_rows(self.person_id, kind, q)
         n = len(ids)
         if n == 0:
             return []
@@ -231,6 +244,8 @@ class Recaller:
             at = np.clip(np.searchsorted(keys, entity), 0, len(keys) - 1)
             hit = keys[at] == entity
             weights[hit] = vals[at[hit]]
+        for first, end in on:  # "What's on Thursday?" finds the dentist on Thursday, at any similarity
+            np.maximum(weights, DATE_MATCH, out=weights, where=(happens >= first) & (happens < end))
         scores = vector_scores(sims, days, valences, weights, now_day, valence)
         want = min(want, n)
         top = np.argpartition(-scores, want - 1)[:want] if want < n else np.arange(n)

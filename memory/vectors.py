@@ -27,6 +27,7 @@ class RowMeta:
     day: float = 0.0          # when it was said, days since 1970
     valence: float = 0.0
     summary: bool = False     # an entity's integrative summary (items) / a cross-entity node (persona)
+    happens: float = 0.0      # the day what it tells of happens, days since 1970 (0: it names none)
 
 
 class Matrix:
@@ -44,6 +45,7 @@ class Matrix:
         self.day = np.zeros(cap, dtype=np.float64)
         self.valence = np.zeros(cap, dtype=np.float32)
         self.summary = np.zeros(cap, dtype=bool)
+        self.happens = np.zeros(cap, dtype=np.float64)
         self.ids[:self.n] = ids
         if self.n:
             self.vectors[:self.n] = vectors
@@ -54,6 +56,7 @@ class Matrix:
     def _set_meta(self, r: int, m: RowMeta | None) -> None:
         if m is not None:
             self.entity[r], self.day[r], self.valence[r], self.summary[r] = m.entity, m.day, m.valence, m.summary
+            self.happens[r] = m.happens
 
     def _grow(self) -> None:
         cap = 2 * max(self.n, 8)
@@ -61,7 +64,7 @@ class Matrix:
         grown = np.zeros((cap, self.vectors.shape[1]), dtype=np.float32)
         grown[:self.n] = self.vectors[:self.n]
         self.vectors = grown
-        for name, fill in (("entity", -1), ("day", 0), ("valence", 0), ("summary", False)):
+        for name, fill in (("entity", -1), ("day", 0), ("valence", 0), ("summary", False), ("happens", 0)):
             old = getattr(self, name)
             new = np.full(cap, fill, dtype=old.dtype)
             new[:self.n] = old[:self.n]

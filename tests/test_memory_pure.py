@@ -759,6 +759,23 @@ def test_a_written_date_reads_back_as_what_was_written():
         assert read_written(written(DateMention("then", day, 0, span))) == (day, "day" if span == "week" else span)
 
 
+def test_the_days_a_question_names():
+    from datetime import date
+
+    from memory.dates import days_asked
+
+    monday = date(2026, 12, 7)
+    assert days_asked("What have I got on next week?", monday) == [(date(2026, 12, 14), date(2026, 12, 20))]
+    assert days_asked("What am I doing tomorrow?", monday) == [(date(2026, 12, 8), date(2026, 12, 8))]
+    assert days_asked("What is on this weekend?", monday) == [(date(2026, 12, 12), date(2026, 12, 13))]
+    assert days_asked("Is anything on in June?", monday) == [(date(2027, 6, 1), date(2027, 6, 30))]
+    # a weekday alone: the tense of a question says too little, so both the one to come and the one gone
+    assert sorted(days_asked("What did I do on Thursday?", monday)) == [(date(2026, 12, 3),) * 2,
+                                                                        (date(2026, 12, 10),) * 2]
+    assert days_asked("What did I do last Thursday?", monday) == [(date(2026, 12, 3),) * 2]
+    assert days_asked("How is my dog?", monday) == []
+
+
 def test_the_patterns_of_written_and_relative_dates_match_all_they_write():
     import re
     from datetime import date, timedelta

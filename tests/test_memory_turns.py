@@ -186,6 +186,20 @@ def test_a_question_in_the_first_person_finds_the_note_written_by_name(setup):
     assert rows and "pottery" in rows[0]["text"]
 
 
+def test_a_day_asked_about_finds_what_happens_on_it_whatever_its_words(setup):
+    """"What is happening on Thursday?" shares one word with "Dana has a dentist appointment on
+    Thursday (…) morning.", below the relevance floor: nothing was recalled, and the model made up
+    "It's a busy day." (live). The note of what happens on a day the question names is recalled."""
+    pm = memory_told(*setup, "I have a dentist appointment on Thursday morning.",
+                     "My son Leo starts at a new school next week.", "I had pasta with my sister for lunch today.")
+    _, rows = pm.recall("What is happening on Thursday?")
+    assert rows and "dentist" in rows[0]["text"]
+    _, rows = pm.recall("What have I got on next week?")
+    assert rows and "Leo" in rows[0]["text"]
+    _, rows = pm.recall("Anything on Saturday?")  # nothing happens then
+    assert not any("dentist" in r["text"] or "Leo" in r["text"] for r in rows)
+
+
 def test_fallback_when_nothing_matches(setup):
     store, clock = setup
     pm = memory_for(store, clock)

@@ -146,5 +146,6 @@ class ItemTables:
 def _item_meta(entity_id: int | None, version: dict, summary: bool) -> RowMeta:
     from ..affect import valence_of
 
+    happens = version.get("happens_at")
     return RowMeta(entity_id if entity_id is not None else -1, day_number(version["said_at"]),
-                   valence_of(version.get("emotion")), summary)
+                   valence_of(version.get("emotion")), summary, day_number(happens) if happens else 0.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,6 +28,16 @@ log = logging.getLogger(__name__)
 
 ITEM, PERSONA = "item", "persona"
 _VEC_TABLE = {ITEM: ("item_vec", "item_id"), PERSONA: ("persona_vec", "persona_id")}
+
+
+class ScoredRows(NamedTuple):
+    """A person's rows of one kind against a query, row by row (numpy arrays)."""
+    similarity: np.ndarray
+    entity: np.ndarray    # entity ids, -1 for none
+    day: np.ndarray       # when each was said, days since 1970
+    valence: np.ndarray
+    ids: np.ndarray
+    happens: np.ndarray   # the day what it tells of happens, days since 1970 (0: it names none)
 
 
 @dataclass
@@ -86,9 +97,10 @@ class VectorTables:
         from ..affect import clamp_valence, valence_of
 
         if kind == ITEM:
-            sql = ("SELECT i.id, coalesce(i.entity_id, -1), v.said_at, v.emotion, i.kind FROM items i "
+            sql = ("SELECT i.id, coalesce(i.entity_id, -1), v.said_at, v.emotion, i.kind, v.happens_at FROM items i "
                    "JOIN item_versions v ON v.id = i.current_version WHERE i.person_id = ?")
-            conv = lambda r: RowMeta(r[1], day_number(r[2]), valence_of(r[3]), r[4] == "summary")  # noqa: E731
+            conv = lambda r: RowMeta(r[1], day_number(r[2]), valence_of(r[3]), r[4] == "summary",  # noqa: E731
+                                     day_number(r[5]) if r[5] else 0.0)
         else:
             sql = "SELECT id, coalesce(entity_id, -1), updated, valence, kind FROM persona WHERE person_id = ?"
             conv = lambda r: RowMeta(r[1], day_number(r[2]), clamp_valence(r[3]), r[4] == "cross")  # noqa: E731
@@ -162,14 +174,14 @@ class VectorTables:
             if conn is not None:
                 conn.close()
 
-    def scored_rows(self, person_id: int, kind: str, query: np.ndarray):
-        """(similarities to `query`, entity ids, day numbers, valences, row ids) of every row in the
-        person's matrix, read together under the lock (a commit patches the matrix in place)."""
+    def scored_rows(self, person_id: int, kind: str, query: np.ndarray) -> ScoredRows:
+        """Every row of the person's matrix scored against `query`, read together under the lock (a
+        commit patches the matrix in place)."""
         matrix = self.matrix(person_id, kind)
         with self._lock:
             n = matrix.n
-            return (matrix.vectors[:n] @ query, matrix.entity[:n].copy(), matrix.day[:n].copy(),
-                    matrix.valence[:n].copy(), matrix.ids[:n].copy())
+            return ScoredRows(matrix.vectors[:n] @ query, matrix.entity[:n].copy(), matrix.day[:n].copy(),
+                              matrix.valence[:n].copy(), matrix.ids[:n].copy(), matrix.happens[:n].copy())
 
     def drop_person_caches(self, *person_ids: int) -> None:
         """Forget the in-memory matrices of people whose rows moved or went (merge, forget): they
