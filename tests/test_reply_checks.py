@@ -724,6 +724,36 @@ def test_asked_who_does_something_to_them_the_answer_in_their_words_is_said_to_t
     assert rc.bad_start("Omar planted tomatoes in the garden.", "I planted tomatoes in the garden.")  # told, not asked
 
 
+def test_a_thing_they_have_claimed_as_hearths_is_said_to_them():
+    # live: "On Thursday, I have an appointment on 10 December 2026." to "What is happening on Thursday?"
+    notes = "Priya has a dentist appointment on Thursday (10 December 2026) morning."
+    said = ["What is happening on Thursday?"]
+    assert rt.repaired("On Thursday, I have an appointment on 10 December 2026.", "Priya", said, notes) == \
+        "On Thursday, you have an appointment on 10 December 2026."
+    assert rt.repaired("I have a question for you.", "Priya", said, notes) == "I have a question for you."
+
+
+def test_an_answer_of_which_nothing_was_said_is_made_up():
+    from assistant.reply.knowing import tells_untold
+
+    # live: "It's a busy day." to "What is happening on Thursday?", nothing noted of Thursday
+    asked = "What is happening on Thursday?"
+    assert tells_untold("It's a busy day.", asked)
+    assert not tells_untold("On Thursday, you have a dentist appointment.", asked + " Dana has a dentist appointment.")
+    assert not tells_untold("I don't know, you haven't told me that yet.", asked)
+    assert not tells_untold("What would you like to do?", asked) and not tells_untold("Yes!", asked)
+    # a first clause alone is not judged: "…working on your pottery class." (replies-more)
+    assert not tells_untold("You are still working", "Which evening is my class? Ines started a pottery class.")
+
+
+def test_only_hearth_is_told():
+    # live: the model's own slip, not a repair's
+    said = ["What do I have on Friday?"]
+    assert rt.repaired("I don't know, you haven't told you what you have on Friday yet.", "Priya", said) == \
+        "I don't know, you haven't told me what you have on Friday yet."
+    assert rt.repaired("You told your sister.", "Priya", ["I told my sister."]) == "You told your sister."
+
+
 def test_a_wish_to_get_better_is_for_an_illness_or_hurt_they_told_of():
     assert rf.tells_their_feeling("I hope you're feeling better soon.", "I am really nervous about it.")  # (live)
     assert not rf.tells_their_feeling("I hope you feel better soon.", "I have a terrible cold.")

@@ -279,14 +279,17 @@ def test_dialog_ignores_ordinary_talk():
 @pytest.mark.parametrize("text", ["What was I worried about last time?", "What is my dog called?",
                                   "Do you remember me?", "Can you remind me where my sister lives?",
                                   "What did I tell you yesterday?", "Where is my sister getting married?",
-                                  "How old is my dog?", "Have I told you about Max?"])
+                                  "How old is my dog?", "Have I told you about Max?",
+                                  "What is happening on Thursday?", "Anything on tomorrow?",
+                                  "What do I have on Friday?"])
 def test_questions_only_their_own_memories_could_answer(text):
     assert asks_about_themselves(text)
 
 
 @pytest.mark.parametrize("text", ["What's the weather tomorrow?", "Can you help me with my homework?",
                                   "Tell me a joke.", "How do I boil an egg?", "I love my dog.",
-                                  "Can I ask you something?"])
+                                  "Can I ask you something?", "What is the best thing to do on Sunday?",
+                                  "What day is it today?"])
 def test_other_talk_does_not_ask_what_hearth_remembers_of_them(text):
     assert not asks_about_themselves(text)
 

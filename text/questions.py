@@ -9,8 +9,15 @@ import re
 from text.words import split_sentences
 
 # What only the person's own memories could answer: what they said or did, their things, who they are.
+# What is on for them on a day ("What is happening on Thursday?", "Anything on tomorrow?", "What do I have
+# on Friday?"): their plans, not the world's.
+_A_DAY = (r"(?:today|tonight|tomorrow|this (?:week|weekend|morning|afternoon|evening)|next \w+|"
+          r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)")
 _ABOUT_THEMSELVES = re.compile(r"\b(?:remember|remind me|told you|(?:did|have|had|was|were|am) i\b|who i am)"
-                               r"|^\W*(?:what|who|where|when|which|how old|how many)\b[^?.!]*\bmy\b", re.I)
+                               r"|^\W*(?:what|who|where|when|which|how old|how many)\b[^?.!]*\bmy\b"
+                               r"|^\W*(?:what(?:'s| is| was)|anything)\s+(?:on|happening|planned|going on)\b"
+                               rf"[^?.!]*\b{_A_DAY}\b"
+                               rf"|\bdo i have\b[^?.!]*\b{_A_DAY}\b", re.I)
 
 
 def asks_about_themselves(text: str) -> bool:

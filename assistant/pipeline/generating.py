@@ -19,7 +19,7 @@ from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import unearned_openings
-from assistant.reply.knowing import borrows, invents_names, invents_numbers, names_another
+from assistant.reply.knowing import borrows, invents_names, invents_numbers, names_another, tells_untold
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import own_names, their_name_for_another
@@ -110,7 +110,8 @@ class Generator:
             gave another of theirs, given to one of theirs (judged as it would be voiced: "My dog is
             Dana." is said "Your dog is Dana.")."""
             return (borrows(piece, EXAMPLE_PROPS, conversation)
-                    or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation))
+                    or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation)
+                                       or tells_untold(piece, conversation))
                     or any(their_name_for_another(voiced(piece), own) for own in names)
                     or names_another(voiced(piece), conversation))
 

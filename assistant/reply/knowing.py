@@ -91,6 +91,25 @@ def invents_names(sentence: str, conversation: str) -> bool:
     return any(m.group().lower() not in known for m in _NAMED.finditer(sentence))
 
 
+def tells_untold(sentence: str, conversation: str) -> bool:
+    """Whether a sentence tells something of which nothing in the conversation or the notes says a
+    word ("It's a busy day." to "What is happening on Thursday?" with nothing noted of Thursday,
+    heard live): made up, where a question about the person can only be answered from what they
+    said. Not knowing, a question back, or a sentence of no words of its own ("Yes!") tells
+    nothing; nor does a reply's first clause alone ("You are still working" of "…working on your
+    pottery class."): only a piece that ends a sentence is judged. Words count by their first four
+    letters."""
+    words = content_words(sentence) - _SAYS_NOTHING_NEW
+    return bool(words) and bool(_ENDS_TELLING.search(sentence)) and not denies(sentence) \
+        and not stems(words) & stems(content_words(conversation))
+
+
+_ENDS_TELLING = re.compile(r"[.!]['\"”’)\s]*$")
+
+
+_SAYS_NOTHING_NEW = {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right", "thanks"}
+
+
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     """Whether a sentence takes a word from the prompt's worked examples (`props`: the words of their
     notes) that nothing in this conversation has said: the model answering from the examples' notes

@@ -165,7 +165,16 @@ def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
         found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
     found += [text for text in did_with_theirs(reply, said) if text not in found]
+    # "I have an appointment on 10 December" to "What is happening on Thursday?", their note read as
+    # "I have an empty appointment on Thursday…" (live): a thing they have, claimed as Hearth's
+    had = {w for text in said for m in _I_HAVE.finditer(text) for w in content_words(m.group(1))}
+    found += [m.group(0) for m in _I_HAVE.finditer(reply)
+              if content_words(m.group(1)) & had and m.group(0) not in found]
     return found
+
+
+_I_HAVE = re.compile(r"\bI(?: have|['’]ve)(?: got)?\s+(?:an?|the|some|my|two|three)\s+((?:[a-z'-]+\s+){0,2}[a-z'-]+)",
+                     re.I)
 
 
 # "you're coming to visit": what the reply says the person does

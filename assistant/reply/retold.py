@@ -104,8 +104,13 @@ def repaired(sentence: str, person: str, said: list[str], notes: str = "") -> st
     # the notes as the person would say them ("Dana went" → "I went"): what they did, in their voice
     if speaks_as_them(out, said + [first_person(notes, person) if person else notes]):
         out = their_words_as_yours(out)
-    out = done_to_you(out, said[-1] if said else "")
+    out = _TOLD_YOURSELF.sub(r"\1 me", done_to_you(out, said[-1] if said else ""))
     return _MID_SENTENCE_YOU.sub(lambda m: m.group(0).lower(), out)
+
+
+# "…you haven't told you what you have on Friday yet." (live): only Hearth is told
+_TOLD_YOURSELF = re.compile(r"\b(you (?:haven't|have not|didn't|did not|never) (?:told|mentioned (?:it )?to|said to))"
+                            r"\s+you\b", re.I)
 
 
 def done_to_you(sentence: str, asked: str) -> str:
