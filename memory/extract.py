@@ -61,7 +61,8 @@ _NOUNS = sorted(lx.ENTITY_NOUNS, key=len, reverse=True)
 _NOUN_RE = re.compile(r"(?<![\w'])(" + "|".join(re.escape(n) for n in _NOUNS) + r")s?(?![\w])", re.I)
 _KINDS = sorted(lx.KIND_WORDS, key=len, reverse=True)
 _NAME = r"(?:(?:St|Mt|Dr)\.\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*"
-_BEFORE_KIND = r"(?:(?:little|big|older|younger|new|old|beagle|rescue|baby|best)\s+)*"  # "my little sister"
+_BEFORE_KIND = (r"(?:(?:little|big|older|younger|oldest|eldest|youngest|new|old|beagle|rescue|baby|best|closest|"
+                r"dearest|dear|good|late|other|twin)\s+)*")  # "my little sister", "my oldest friend"
 # where they are from, said between the relation and its name: "my neighbour on the allotment, Frank"
 _QUALIFIER = r"(?:\s+(?:on|at|from|in|next|down|up|across|over)(?:\s+[A-Za-z]+){1,3}(?=,))?"
 

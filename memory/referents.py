@@ -1,10 +1,11 @@
-"""Who "she" or "he" is: the person or pet a turn before named. Pure.
+"""Who "she" or "him" is: the person or pet a turn before named. Pure.
 
 "Actually she cancelled, she has the flu." said two turns after "My sister is coming to visit on
 Saturday" is about the sister. Taken as it was said, it was filed under "the flu" beside her, nothing
 of her was recalled for the reply, and "Who is coming to visit me?" was still answered from the
 visit she had cancelled (live). A turn that names no one of its own has its first "she" or "he" read
-as whom the turns before it last named, as the person calls them ("my sister", "Anna").
+as whom the turns before it last named, as the person calls them ("my sister", "Anna"); so is a
+"him" or "her" done to ("I'm taking him to the vet" after "My dog has been limping", live).
 """
 
 from __future__ import annotations
@@ -22,8 +23,12 @@ _HERS = frozenset("""sister mother mom mum mummy mommy wife daughter grandma gra
 girlfriend niece fiancee fiancée stepmother stepdaughter granddaughter mother-in-law sister-in-law""".split())
 _HIS = frozenset("""brother father dad daddy husband son grandpa grandfather grandad granddad uncle boyfriend
 nephew fiance fiancé stepfather stepson grandson father-in-law brother-in-law""".split())
-# a subject pronoun, with the verb run into it: "she's ill" is "my sister is ill", "she's got" has
-_PRONOUN = re.compile(r"\b(she|he)(?:['’](s))?\b(\s+(?:been|got|had|gone)\b)?", re.I)
+# a subject pronoun, with the verb run into it: "she's ill" is "my sister is ill", "she's got" has;
+# or one done to: "I'm taking him to the vet", "I drove her home" (not "her wedding": whose, not whom)
+_PRONOUN = re.compile(r"\b(she|he)(?:['’](s))?\b(\s+(?:been|got|had|gone)\b)?"
+                      r"|\b(him|her)\b(?=\s+(?:to|for|at|in|on|up|out|home|back|round|over|off|with)\b"
+                      r"|\s*[.,;!?]|\s*$)",
+                      re.I)
 
 
 @dataclass(frozen=True)
@@ -32,8 +37,9 @@ class Someone:
     words: frozenset[str]    # every word they go by, lower case
 
     def may_be(self, pronoun: str) -> bool:
-        """Whether "she" (or "he") may be them: not where what they are to the person says otherwise."""
-        other = _HIS if pronoun.lower() == "she" else _HERS
+        """Whether "she" or "her" ("he", "him") may be them: not where what they are to the person
+        says otherwise."""
+        other = _HIS if pronoun.lower() in ("she", "her") else _HERS
         return not self.words & other
 
 
@@ -70,7 +76,7 @@ def resolved(text: str, named: Sequence[Someone]) -> str:
     m = _PRONOUN.search(text)
     if m is None:
         return text
-    someone = next((s for s in named if s.may_be(m.group(1))), None)
+    someone = next((s for s in named if s.may_be(m.group(1) or m.group(4))), None)
     if someone is None:
         return text
     said = someone.said

@@ -14,6 +14,15 @@ def test_a_she_is_whom_the_turns_before_last_named_as_the_person_calls_them():
     assert meant("He seems better today.", ["My dog Max has been limping."]) == "Max seems better today."
 
 
+def test_a_him_or_her_done_to_is_whom_the_turns_before_named_too():
+    # live: "I am taking him to the Met on Wednesday." was noted so, and not filed under the dog
+    limping = ["My dog Biscuit has been limping since Sunday and I'm worried about him."]
+    assert meant("I am taking him to the vet on Wednesday.", limping) == "I am taking Biscuit to the vet on Wednesday."
+    assert meant("I'm driving her home.", TOLD) == "I'm driving my sister home."
+    assert meant("I went to her wedding.", TOLD) == "I went to her wedding."  # whose, not whom
+    assert meant("I'm taking her to the vet.", ["My brother Sam is visiting."]) == "I'm taking her to the vet."
+
+
 def test_a_pronoun_nothing_tells_of_is_left_as_said():
     assert meant("He is ill.", TOLD) == "He is ill."  # the sister is no he
     assert meant("She's ill.", ["My brother Sam is visiting."]) == "She's ill."
