@@ -323,3 +323,10 @@ def test_a_later_piece_that_tells_them_anothers_doing_as_theirs_is_left_unsaid()
     told = "My sister is coming to visit on Saturday."
     pieces = iter(["That sounds lovely!", "I'm glad you're coming to visit.", "What will you do together?"])
     assert list(own_words(pieces, told, [])) == ["That sounds lovely!", "What will you do together?"]
+
+
+def test_a_refusal_after_the_first_piece_is_left_unsaid():
+    # live: "That sounds like a bit of a miscommunication. I'm sorry, but I can't assist with that."
+    pieces = iter(["That sounds like a bit of a miscommunication.", "I'm sorry, but I can't assist with that."])
+    assert list(own_words(pieces, "I am going to visit the wrong Saturday.", [])) == \
+        ["That sounds like a bit of a miscommunication."]

@@ -16,6 +16,7 @@ from typing import Callable, Generator, Iterator
 
 from assistant.reply.checks import bad_start, copies, stock_phrase, undecided_start, unsayable
 from assistant.reply.feelings import praises_untold, tells_their_feeling
+from assistant.reply.general_checks import is_refusal
 from assistant.reply.knowing import blames_them_for_not_telling
 from assistant.reply.perspective import gives_them_anothers, makes_them_theirs
 from assistant.reply.sentences import lead_in
@@ -79,7 +80,8 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
     hands them a feeling they did not tell ("That sounds like a good plan. I'm glad you're feeling
     better.", heard live) or is a stock phrase nothing they said earned ("You're welcome." to no
     thanks) or tells them another's doing as theirs ("I'm glad you're coming to visit." to their
-    sister's visit, live) or tells them they are one of theirs ("You are the new kitten."); and
+    sister's visit, live) or tells them they are one of theirs ("You are the new kitten.") or
+    refuses ("…miscommunication. I'm sorry, but I can't assist with that.", live); and
     none, the first included, that says what nothing in the conversation holds (`unfounded`): a
     made-up answer is worse than none; or, asked one thing, says they never told it another ("I
     don't know," then "you haven't told me your plans yet." to a question about the rain)."""
@@ -92,7 +94,7 @@ def own_words(pieces: Iterator[str], heard: str, earlier: list[str], unfounded: 
         praised = bool(n) and praises_untold(piece, heard)
         if n and (copies(sentence, heard, earlier) or praised or tells_their_feeling(piece, heard)
                   or stock_phrase(piece, heard) or gives_them_anothers(piece, heard)
-                  or makes_them_theirs(piece, [heard])) or unfounded(piece) \
+                  or makes_them_theirs(piece, [heard]) or is_refusal(sentence)) or unfounded(piece) \
                 or blames_them_for_not_telling(piece, heard):
             continue
         yield piece
