@@ -31,7 +31,8 @@ _CUES: tuple[tuple[Standing, re.Pattern], ...] = tuple((standing, re.compile(pat
     (Standing.AVERTED, r"\b(after all(?=\s*[.,;!?]|$)|turned out (to be )?(fine|ok|okay|nothing|harmless|benign)|"
                        r"nothing (serious|wrong)|not serious|all clear|came back (clear|normal|negative|fine)|"
                        r"benign|harmless|safe(ly)?|alive|unharmed|in time|won'?t have to|no longer (need|have)|"
-                       r"went well|got away with)\b"),
+                       r"went well|got away with|(?:can|could|will|may) (?:come|go) (?:back )?home|(?:is|are|was|were) "
+                       r"(?:allowed|let|sent) home|discharged|(?:back )?home from (?:the )?hospital)\b"),
     (Standing.DRAINING, r"\b(sleep|slept|sleepless|awake|up (since|all night|at \w+|every)|(night|double|long|late) "
                         r"shifts?|late nights?|all night|eyes open|no energy|on my feet|done in|\w+ hours (of|a|every|"
                         r"straight)|hours? of sleep|all day|non-?stop|without a break)\b"),

@@ -8,6 +8,9 @@ from memory.appraisal import Standing, appraised, lean, standing
 
 @pytest.mark.parametrize("said, cues", [
     ("The scan came back clear.", [Standing.AVERTED]),
+    # home from hospital: heard live as worry ("The doctors say she can come home next week.")
+    ("Dad was discharged this morning.", [Standing.AVERTED]),
+    ("He can go home on Friday.", [Standing.AVERTED]),
     ("The roof held, so we won't have to move out after all.", [Standing.AVERTED, Standing.REPEATED]),
     ("I've been up since five with the baby.", [Standing.DRAINING]),
     ("The lift is broken again.", [Standing.REPEATED]),
@@ -26,6 +29,7 @@ def test_what_only_reads_like_a_cue_is_none():
     assert standing("After all these years I still love him.") == []     # "after all" before its object
     assert standing("I keep thinking about my grandad.") == []             # the speaker's own doing
     assert standing("We won on Saturday!") == []                           # a day alone may be gone
+    assert standing("He can't come home for Christmas.") == []             # not coming home
 
 
 def test_a_date_still_to_come_says_it_is_pending_and_a_count_of_days_away_too():

@@ -57,6 +57,8 @@ def implied(embedder):
     # how it stands decides within good or bad news: a fear that did not come true, a good thing to come
     ("The doctor rang and the lump is benign after all.", "relieved", "the doctor rang"),
     ("We move into our new flat next week!", "excited", "we move into our new flat next week"),
+    # live: "That sounds worrying." to a grandmother in hospital who can come home
+    ("The doctors say she can come home next week.", "relieved", "the doctors say she can come home next week"),
 ])
 def test_a_feeling_implied_by_what_happened_is_read_with_what_happened_as_its_cause(implied, said, feeling, cause):
     said_on = date(2026, 12, 2)  # (a Wednesday) whether a date they name is still to come, as the writer reads it
