@@ -746,6 +746,19 @@ def test_an_answer_of_which_nothing_was_said_is_made_up():
     assert not tells_untold("You are still working", "Which evening is my class? Ines started a pottery class.")
 
 
+def test_what_they_do_told_as_anothers_doing_is_begun_again():
+    from assistant.reply.perspective import gives_another_theirs
+
+    # live: "Your grandmother is going to visit the wrong on 12 December 2026." to "How is my grandmother
+    # doing?", the visit being theirs ("I am going to visit her on Saturday", misheard)
+    notes = "Maria is going to visit the wrong Saturday (12 December 2026). Maria's grandmother is in hospital."
+    said = ["How is my grandmother doing?", rt.first_person(notes, "Maria")]
+    assert gives_another_theirs("Your grandmother is going to visit the wrong on 12 December 2026.", said)
+    assert not gives_another_theirs("Your grandmother is in hospital.", said)
+    assert not gives_another_theirs("Your sister is coming to visit on Saturday.", ["My sister is coming to visit."])
+    assert not gives_another_theirs("Your dog is feeling better.", ["I am feeling better. My dog is feeling better too."])
+
+
 def test_only_hearth_is_told():
     # live: the model's own slip, not a repair's
     said = ["What do I have on Friday?"]

@@ -22,8 +22,8 @@ from assistant.reply.checks import unearned_openings
 from assistant.reply.knowing import borrows, invents_names, invents_numbers, names_another, tells_untold
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.perspective import own_names, their_name_for_another
-from assistant.reply.retold import repaired
+from assistant.reply.perspective import gives_another_theirs, own_names, their_name_for_another
+from assistant.reply.retold import first_person, repaired
 from assistant.reply.troubles import goes_on
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
@@ -100,6 +100,7 @@ class Generator:
         conversation = " ".join([*said, *replies, notes])
 
         names = own_names(name, said, notes)
+        in_their_words = said + [first_person(notes, name) if name else notes]  # what they do, as they say it
 
         @cache  # a piece is judged as it would be voiced, then voiced: one repair for both
         def voiced(piece: str) -> str:
@@ -108,12 +109,13 @@ class Generator:
         def unfounded(piece: str) -> bool:
             """The examples' notes, a number or a name nobody said, or the person's own name, or one they
             gave another of theirs, given to one of theirs (judged as it would be voiced: "My dog is
-            Dana." is said "Your dog is Dana.")."""
+            Dana." is said "Your dog is Dana."), or what they do told as another's doing."""
             return (borrows(piece, EXAMPLE_PROPS, conversation)
                     or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation)
                                        or tells_untold(piece, conversation))
                     or any(their_name_for_another(voiced(piece), own) for own in names)
-                    or names_another(voiced(piece), conversation))
+                    or names_another(voiced(piece), conversation)
+                    or bool(gives_another_theirs(voiced(piece), in_their_words)))
 
         def bad_news(heard: str) -> bool:
             return is_bad(felt(heard))

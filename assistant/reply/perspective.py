@@ -202,6 +202,29 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
             and m.group(1).lower()[:4] in said - theirs]
 
 
+def gives_another_theirs(reply: str, said: list[str]) -> list[str]:
+    """What the person does, told as the doing of another of theirs: "Your grandmother is going to
+    visit…" where they said "I am going to visit her" (live). A verb of theirs ("going to visit":
+    the visit) that no one else was said to do. `said`: what they said, and the notes in their words
+    (retold.first_person)."""
+    theirs = {_doing(m)[:4] for text in said for m in _I_DOES.finditer(text)}
+    others = {_doing(m)[:4] for text in said for m in _ONE_DOES.finditer(text)}
+    return [m.group(0) for m in _YOUR_ONE_DOES.finditer(reply)
+            if len(_doing(m)) > 3 and _doing(m).lower() not in _OWN_VERBS and _doing(m)[:4] in theirs - others]
+
+
+def _doing(m: re.Match) -> str:
+    """The verb a match found, past a "going to": "visit" of "going to visit"."""
+    verb, then = m.group("verb").lower(), m.group("then")
+    return then.lower() if verb == "going" and then else verb
+
+
+_DOES = r"\s+(?:just\s+|also\s+|still\s+|be\s+)?(?P<verb>[a-z']+)(?:\s+to\s+(?P<then>[a-z']+))?"
+_I_DOES = re.compile(r"\bI(?:['’]m| am| was| will|['’]ll| have been|['’]ve been)?" + _DOES, re.I)
+_ONE_DOES = re.compile(r"\b(?:is|are|was|were|will|has been|have been)" + _DOES, re.I)
+_YOUR_ONE_DOES = re.compile(r"\b[Yy]our\s+[a-z]+\s+(?:is|was|will|has been|['’]s)" + _DOES)
+
+
 _YOU_ARE_THEIRS = re.compile(r"\byou(?:['’]re| are)\s+(?:now\s+|still\s+)?(?:the|your|my)\s+(?:new\s+|little\s+)?"
                              r"([a-z]+)\b(?![’'-])", re.I)
 _I_AM_ONE = re.compile(r"\bi(?:['’]m| am)\s+(?:now\s+|still\s+)?(?:a|an|the|their|his|her)\s+"
