@@ -689,6 +689,15 @@ def test_what_another_of_theirs_does_is_not_told_them_as_theirs():
     assert not gives_them_anothers("You're coming to the party!", "Sam and I are coming to the party.")
     # the name they give is their own; "back" is no one's doing (replies-more: "I'm glad you're back.")
     assert not gives_them_anothers("I'm glad you're back.", "Hi, I'm Omar. I've just come back from my allotment.")
+    # two words of what she does, after a word of its own (live)
+    home = "The doctors say she can come home next week."
+    assert gives_them_anothers("You are free to come home next week.", home)
+    assert not gives_them_anothers("That's wonderful, she must be relieved.", home)
+    assert not gives_them_anothers("You are going to the station to meet her.",
+                                   "My sister is coming and I'm going to the station to meet her.")
+    # a place is no one who does anything (replies benchmark)
+    assert not gives_them_anothers("You're moving to Bristol for your partner's job.",
+                                   "I moved from Leeds to Bristol last month for my partner's job.")
 
 
 def test_the_person_is_not_told_they_are_one_of_theirs():
@@ -738,12 +747,19 @@ def test_an_answer_of_which_nothing_was_said_is_made_up():
 
     # live: "It's a busy day." to "What is happening on Thursday?", nothing noted of Thursday
     asked = "What is happening on Thursday?"
-    assert tells_untold("It's a busy day.", asked)
-    assert not tells_untold("On Thursday, you have a dentist appointment.", asked + " Dana has a dentist appointment.")
-    assert not tells_untold("I don't know, you haven't told me that yet.", asked)
-    assert not tells_untold("What would you like to do?", asked) and not tells_untold("Yes!", asked)
-    # a first clause alone is not judged: "…working on your pottery class." (replies-more)
-    assert not tells_untold("You are still working", "Which evening is my class? Ines started a pottery class.")
+    assert tells_untold("It's a busy day.", "", asked)
+    assert not tells_untold("On Thursday, you have a dentist appointment.", "Dana has a dentist appointment.", asked)
+    assert not tells_untold("I don't know, you haven't told me that yet.", "", asked)
+    assert not tells_untold("What would you like to do?", "", asked) and not tells_untold("Yes!", "", asked)
+    # the question's own words tell nothing: "You are doing your homework today." (live)
+    assert tells_untold("You are doing your homework today.", "Dana's grandmother is in hospital.",
+                        "What am I doing tomorrow?")
+    # the notes' header says "today", and they said "I'm Dana": neither tells of housework
+    assert tells_untold("I'm doing my housework today.", "7 December 2026 (today): Dana's mum is ill. Hi, I'm Dana",
+                        "What am I doing tomorrow?")
+    # a first clause alone is judged by a thing it names, not by a word that may go on to one
+    assert not tells_untold("You are still working", "Ines started a pottery class.", "Which evening is my class?")
+    assert tells_untold("You're doing your homework", "Dana's grandmother can come home.", "What am I doing tomorrow?")
 
 
 def test_what_they_do_told_as_anothers_doing_is_begun_again():

@@ -98,6 +98,7 @@ class Generator:
         replies = [answer for _, answer in self.history.turns]
         earlier = replies + list(EXAMPLE_WORDS)
         conversation = " ".join([*said, *replies, notes])
+        told = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
 
         names = own_names(name, said, notes)
         in_their_words = said + [first_person(notes, name) if name else notes]  # what they do, as they say it
@@ -112,7 +113,7 @@ class Generator:
             Dana." is said "Your dog is Dana."), or what they do told as another's doing."""
             return (borrows(piece, EXAMPLE_PROPS, conversation)
                     or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation)
-                                       or tells_untold(piece, conversation))
+                                       or tells_untold(piece, told, job.heard))
                     or any(their_name_for_another(voiced(piece), own) for own in names)
                     or names_another(voiced(piece), conversation)
                     or bool(gives_another_theirs(voiced(piece), in_their_words)))
@@ -121,8 +122,7 @@ class Generator:
             return is_bad(felt(heard))
 
         last = ""
-        known = " ".join([notes, *said[:-1]])  # what they told Hearth, before this question
-        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, known, bad_news), job.heard, earlier,
+        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, told, bad_news), job.heard, earlier,
                                unfounded):
             sentence = continued(last, voiced(piece))
             if sentence:

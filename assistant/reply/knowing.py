@@ -9,6 +9,7 @@ import re
 from memory.extract import named_relations
 from memory.lexicon import ASSISTANT_NAMES, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
+from text.phrases import readings
 from text.questions import asks
 from text.words import NUMBER_WORDS, as_digits
 
@@ -91,23 +92,38 @@ def invents_names(sentence: str, conversation: str) -> bool:
     return any(m.group().lower() not in known for m in _NAMED.finditer(sentence))
 
 
-def tells_untold(sentence: str, conversation: str) -> bool:
-    """Whether a sentence tells something of which nothing in the conversation or the notes says a
-    word ("It's a busy day." to "What is happening on Thursday?" with nothing noted of Thursday,
-    heard live): made up, where a question about the person can only be answered from what they
-    said. Not knowing, a question back, or a sentence of no words of its own ("Yes!") tells
-    nothing; nor does a reply's first clause alone ("You are still working" of "…working on your
-    pottery class."): only a piece that ends a sentence is judged. Words count by their first four
-    letters."""
-    words = content_words(sentence) - _SAYS_NOTHING_NEW
-    return bool(words) and bool(_ENDS_TELLING.search(sentence)) and not denies(sentence) \
-        and not stems(words) & stems(content_words(conversation))
+def tells_untold(sentence: str, known: str, asked: str) -> bool:
+    """Whether a sentence tells something of which nothing the person told (`known`: the notes and
+    what they said before `asked`) says a word, past the words of the question itself ("It's a busy
+    day." to "What is happening on Thursday?" with nothing noted of Thursday; "You're doing your
+    homework today." to "What am I doing tomorrow?"; heard live): made up, where a question about
+    the person can only be answered from what they said. Not knowing, a question back, a sentence
+    of no words beyond the question's ("Yes!") tells nothing. A reply's first clause alone is judged
+    by a thing it names ("homework"), not by a word that may yet go on to one ("You are still
+    working" of "…working on your pottery class."). Words count by their lemmas, or their first five
+    letters ("grandma" is "grandmother"; "homework" is not "home")."""
+    if denies(sentence) or sentence.rstrip().endswith("?"):
+        return False
+    beyond = {w for w in content_words(sentence) - _SAYS_NOTHING_NEW
+              if not _CONTRACTED.match(w) and not _forms({w}) & _forms(content_words(asked))}
+    told = _forms({w for w in content_words(known) if not _CONTRACTED.match(w)})
+    if not beyond or any(_forms({w}) & told for w in beyond):
+        return False
+    return bool(_ENDS_TELLING.search(sentence)) or any(set(readings(w)) == {"NOUN"} for w in beyond)
 
 
+def _forms(words: set[str]) -> set[str]:
+    """Each word as itself, its lemmas, and its first five letters where it is longer."""
+    return {f for w in words for f in (w, *(lemma for lemmas in readings(w).values() for lemma in lemmas),
+                                       *([w[:5] + "…"] if len(w) > 5 else []))}
+
+
+_CONTRACTED = re.compile(r"^(?:i|you|we|they|he|she|it|that|there|what|let)['’]\w+$")  # "I'm": no matter
 _ENDS_TELLING = re.compile(r"[.!]['\"”’)\s]*$")
-
-
-_SAYS_NOTHING_NEW = {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right", "thanks"}
+_SAYS_NOTHING_NEW = {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right", "thanks",
+                     # times hold nothing told: the notes' own header says "today"
+                     "today", "tonight", "tomorrow", "yesterday", "now", "soon", "day", "week", "weekend",
+                     "morning", "afternoon", "evening"}
 
 
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:

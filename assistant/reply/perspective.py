@@ -16,6 +16,7 @@ from memory.enrolment import enrolment_intent, words_given_as_name
 from memory.lexicon import KIND_WORDS
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
+from text.phrases import readings
 from text.questions import asks, asks_who, who_does
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
@@ -197,9 +198,32 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
         return []
     theirs = {m.group(1).lower()[:4] for pattern in (_I_CLAUSE, _I_MODAL) for m in pattern.finditer(heard)}
     said = {w[:4] for w in _DONE.findall(heard.lower()) if len(w) > 3}
-    return [m.group(0) for m in _YOU_DO.finditer(reply)
-            if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
-            and m.group(1).lower()[:4] in said - theirs]
+    found = [m.group(0) for m in _YOU_DO.finditer(reply)
+             if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
+             and m.group(1).lower()[:4] in said - theirs]
+    # or two words of what they do, after a word of its own: "You are free to come home next week." to
+    # "The doctors say she can come home next week." (live)
+    done = _pairs_after(_SOMEONE, heard) - _pairs_after(_I_CLAUSE, heard)
+    return found + [m.group(0) for m in _YOU_DO.finditer(reply)
+                    if m.group(0) not in found and _pairs_after(_YOU_DO, m.group(0) + reply[m.end():]) & done]
+
+
+def _pairs_after(subject: re.Pattern, text: str) -> set[tuple[str, str]]:
+    """A verb and the content word after it, in the few words after each `subject` in the text: what
+    it is said to do ("come home" of "she can come home next week"); not times."""
+    pairs = set()
+    for m in subject.finditer(text):
+        words = re.findall(r"[a-z']+", text[m.end():].lower())[:5]
+        pairs |= {(a, b) for a, b in zip(words, words[1:])
+                  if {a, b} <= content_words(f"{a} {b}") and not {a, b} & _TIMES and "VERB" in readings(a)}
+    return pairs
+
+
+_SOMEONE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+[a-z]+\b|\b(?:[Ss]he|[Hh]e)\b")  # someone of theirs who does it
+
+
+_TIMES = {"today", "tonight", "tomorrow", "yesterday", "week", "weekend", "month", "year", "morning", "evening",
+          "next", "last", "soon", "now"}
 
 
 def gives_another_theirs(reply: str, said: list[str]) -> list[str]:
