@@ -97,16 +97,17 @@ def tells_untold(sentence: str, known: str, asked: str) -> bool:
     what they said before `asked`) says a word, past the words of the question itself ("It's a busy
     day." to "What is happening on Thursday?" with nothing noted of Thursday; "You're doing your
     homework today." to "What am I doing tomorrow?"; heard live): made up, where a question about
-    the person can only be answered from what they said; so is the question said back where it
-    asks what, where or who ("You are doing tomorrow.", live). Not knowing, a question back, "Yes!"
-    tell nothing. A reply's first clause alone is judged
-    by a thing it names ("homework"), not by a word that may yet go on to one ("You are still
-    working" of "…working on your pottery class."). Words count by their lemmas, or their first five
-    letters ("grandma" is "grandmother"; "homework" is not "home")."""
+    the person can only be answered from what they said; so is the question said back where it asks
+    what, where or who ("You are doing tomorrow.", live). Not knowing, a question back, "Yes!" tell
+    nothing. A reply's first clause alone is judged by a thing it names ("homework"), not by a word
+    that may yet go on to one ("You are still working" of "…working on your pottery class."). Words
+    count by their lemmas, or their first five letters ("grandma" is "grandmother"; "homework" is
+    not "home")."""
     if denies(sentence) or sentence.rstrip().endswith("?"):
         return False
     words = {w for w in content_words(sentence) - _SAYS_NOTHING_NEW if not _CONTRACTED.match(w)}
-    beyond = {w for w in words if not _forms({w}) & _forms(content_words(asked))}
+    question = _forms(content_words(asked))
+    beyond = {w for w in words if not _forms({w}) & question}
     if words and not beyond:  # the question said back: "You are doing tomorrow." to "What am I doing tomorrow?"
         return bool(_ENDS_TELLING.search(sentence)) and bool(_WH.match(asked))
     told = _forms({w for w in content_words(known) if not _CONTRACTED.match(w)})
