@@ -751,8 +751,8 @@ def test_an_answer_of_which_nothing_was_said_is_made_up():
     assert not tells_untold("On Thursday, you have a dentist appointment.", "Dana has a dentist appointment.", asked)
     assert not tells_untold("I don't know, you haven't told me that yet.", "", asked)
     assert not tells_untold("What would you like to do?", "", asked) and not tells_untold("Yes!", "", asked)
-    # the question said back answers nothing it asks (live); a yes or no is said in its words
-    assert tells_untold("You are doing tomorrow.", "Dana's mum is ill.", "What am I doing tomorrow?")
+    # what the question itself told is told: "Your dog is called Biscuit." to "What do you know about my dog Biscuit?"
+    assert not tells_untold("Your dog is called Biscuit.", "", "What do you know about my dog Biscuit?")
     assert not tells_untold("You are going to Leeds.", "", "Am I going to Leeds?")
     # the question's own words tell nothing: "You are doing your homework today." (live)
     assert tells_untold("You are doing your homework today.", "Dana's grandmother is in hospital.",

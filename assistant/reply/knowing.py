@@ -93,27 +93,23 @@ def invents_names(sentence: str, conversation: str) -> bool:
 
 
 def tells_untold(sentence: str, known: str, asked: str) -> bool:
-    """Whether a sentence tells something of which nothing the person told (`known`: the notes and
-    what they said before `asked`) says a word, past the words of the question itself ("It's a busy
-    day." to "What is happening on Thursday?" with nothing noted of Thursday; "You're doing your
-    homework today." to "What am I doing tomorrow?"; heard live): made up, where a question about
-    the person can only be answered from what they said; so is the question said back where it asks
-    what, where or who ("You are doing tomorrow.", live). Not knowing, a question back, "Yes!" tell
-    nothing. A reply's first clause alone is judged by a thing it names ("homework"), not by a word
-    that may yet go on to one ("You are still working" of "…working on your pottery class."). Words
-    count by their lemmas, or their first five letters ("grandma" is "grandmother"; "homework" is
-    not "home")."""
+    """Whether a sentence tells what nobody told (`known`: the notes and what the person said before
+    `asked`; `asked`: their question): a thing it names that no one spoke of ("You're doing your
+    homework today." to "What am I doing tomorrow?"), or, a whole sentence, no word anyone said ("It's
+    a busy day." to "What is happening on Thursday?" with nothing noted of Thursday; heard live):
+    made up, where a question about the person can only be answered from what they said. A word of
+    the question alone ("doing") does not make a thing named told. Not knowing, a question back,
+    "Yes!" tell nothing; a first clause alone is judged only by the things it names ("You are still
+    working" may go on to "…on your pottery class."). Words count by their lemmas, or their first
+    five letters ("grandma" is "grandmother"; "homework" is not "home")."""
     if denies(sentence) or sentence.rstrip().endswith("?"):
         return False
     words = {w for w in content_words(sentence) - _SAYS_NOTHING_NEW if not _CONTRACTED.match(w)}
-    question = _forms(content_words(asked))
-    beyond = {w for w in words if not _forms({w}) & question}
-    if words and not beyond:  # the question said back: "You are doing tomorrow." to "What am I doing tomorrow?"
-        return bool(_ENDS_TELLING.search(sentence)) and bool(_WH.match(asked))
-    told = _forms({w for w in content_words(known) if not _CONTRACTED.match(w)})
-    if not beyond or any(_forms({w}) & told for w in beyond):
-        return False
-    return bool(_ENDS_TELLING.search(sentence)) or any(set(readings(w)) == {"NOUN"} for w in beyond)
+    told = _forms({w for w in content_words(f"{known} {asked}") if not _CONTRACTED.match(w)})
+    untold = {w for w in words if not _forms({w}) & told}
+    if any(set(readings(w)) == {"NOUN"} for w in untold):
+        return True
+    return bool(words) and untold == words and bool(_ENDS_TELLING.search(sentence))
 
 
 def _forms(words: set[str]) -> set[str]:
@@ -122,7 +118,6 @@ def _forms(words: set[str]) -> set[str]:
                                        *([w[:5] + "…"] if len(w) > 5 else []))}
 
 
-_WH = re.compile(r"^\W*(?:what|who|whom|whose|where|when|which|how)\b", re.I)  # (a yes or no is said in its words)
 _CONTRACTED = re.compile(r"^(?:i|you|we|they|he|she|it|that|there|what|let)['’]\w+$")  # "I'm": no matter
 _ENDS_TELLING = re.compile(r"[.!]['\"”’)\s]*$")
 _SAYS_NOTHING_NEW = {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right", "thanks",
