@@ -42,6 +42,9 @@ DAY_ORDINALS = ({word: n for n, word in enumerate(_ORDINAL_UNITS, 1)} | {"twenti
                 | {f"{tens}{sep}{unit}": base + n for tens, base in (("twenty", 20), ("thirty", 30))
                    for n, unit in enumerate(_ORDINAL_UNITS[:9], 1) for sep in ("-", " ") if base + n <= 31})
 # As said of a count: "a week ago", "a couple of days", "a few months".
+# Words of when, not of what: a reply's "today" or "next week" says nothing of what happened
+TIME_WORDS = frozenset({"today", "tonight", "tomorrow", "yesterday", "now", "soon", "day", "week", "weekend", "month",
+                        "year", "morning", "afternoon", "evening", "next", "last"})
 COUNT_WORDS = _NUMBER_VALUES | {"a": 1, "an": 1, "couple of": 2, "few": 3}
 
 # An end mark, closing quotes or brackets, then whitespace: the next sentence has begun.

@@ -11,7 +11,7 @@ from memory.lexicon import ASSISTANT_NAMES, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
 from text.phrases import readings
 from text.questions import asks
-from text.words import NUMBER_WORDS, as_digits
+from text.words import NUMBER_WORDS, TIME_WORDS, as_digits
 
 _NOT_TOLD = re.compile(
     r"\bi (?:do not|don't|can't|cannot) (?:know|remember|recall|say)\b"
@@ -120,10 +120,9 @@ def _forms(words: set[str]) -> set[str]:
 
 _CONTRACTED = re.compile(r"^(?:i|you|we|they|he|she|it|that|there|what|let)['’]\w+$")  # "I'm": no matter
 _ENDS_TELLING = re.compile(r"[.!]['\"”’)\s]*$")
-_SAYS_NOTHING_NEW = {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right", "thanks",
-                     # times hold nothing told: the notes' own header says "today"
-                     "today", "tonight", "tomorrow", "yesterday", "now", "soon", "day", "week", "weekend",
-                     "morning", "afternoon", "evening"}
+# times hold nothing told either: the notes' own header says "today"
+_SAYS_NOTHING_NEW = TIME_WORDS | {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right",
+                                  "thanks"}
 
 
 def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:

@@ -18,6 +18,7 @@ from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
 from text.phrases import readings
 from text.questions import asks, asks_who, who_does
+from text.words import TIME_WORDS
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
 _AFTER_VOCATIVE = re.compile(r"\s*(?:[,.!?;:…]|$)")
@@ -215,15 +216,12 @@ def _pairs_after(subject: re.Pattern, text: str) -> set[tuple[str, str]]:
     for m in subject.finditer(text):
         words = re.findall(r"[a-z']+", text[m.end():].lower())[:5]
         pairs |= {(a, b) for a, b in zip(words, words[1:])
-                  if {a, b} <= content_words(f"{a} {b}") and not {a, b} & _TIMES and "VERB" in readings(a)}
+                  if {a, b} <= content_words(f"{a} {b}") and not {a, b} & TIME_WORDS and "VERB" in readings(a)}
     return pairs
 
 
 _SOMEONE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+[a-z]+\b|\b(?:[Ss]he|[Hh]e)\b")  # someone of theirs who does it
 
-
-_TIMES = {"today", "tonight", "tomorrow", "yesterday", "week", "weekend", "month", "year", "morning", "evening",
-          "next", "last", "soon", "now"}
 
 
 def gives_another_theirs(reply: str, said: list[str]) -> list[str]:
