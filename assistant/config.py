@@ -56,7 +56,7 @@ class Config:
     end_silence_unfinished_ms: int = 1100
     max_utterance_s: float = 30.0
     vad_threshold: float = 0.5
-    # speech over a playing reply is held (the reply plays quieter) until it is told a backchannel
+    # speech over a playing reply is held (the reply pauses) until it is told a backchannel
     # ("mm-hmm", "yeah": it plays on) or an interruption (it stops); this much voice is always one.
     # 0: any speech over the reply stops it at once
     backchannel_ms: int = 800

@@ -123,11 +123,11 @@ class PlaybackStopped(Event):
 
 
 @dataclass(frozen=True)
-class ReplyDucked(Event):
-    """Speech over the reply looked like a person: it plays quieter while that is judged
-    (`ducked`), or plays as loud again (not a person after all, or the barge-in was confirmed)."""
+class ReplyPaused(Event):
+    """Speech over the reply looked like a person: it is held, silent, while that is judged
+    (`paused`), or plays on (not a person after all, or the barge-in was confirmed and it stopped)."""
 
-    ducked: bool = True
+    paused: bool = True
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ CEILING_MARGIN_DB = 6.0  # with the canceller lost: the microphone this far abov
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
-DUCK_FRAMES = 3  # voiced frames in a row that hold a person before the reply is played quieter (96 ms)
+PAUSE_FRAMES = 3  # voiced frames in a row that hold a person before the reply is paused (96 ms)
 # ...and before playback stops (320 ms). A sound stack now and then carries back a piece of the reply
 # played a second before, which no canceller fed the played samples can remove: recorded in the live
 # test, it held "a person" for 8 frames in a row (tests/test_echo_recorded.py).
@@ -86,8 +86,8 @@ def person_run(run: int, frames: Sequence[FrameLevels], voiced: bool, echo_possi
 
 
 def person_suspected(run: int) -> bool:
-    """Enough to play the reply quieter while the guard finds out (the person hears Hearth give way)."""
-    return run >= DUCK_FRAMES
+    """Enough to pause the reply while the guard finds out (the person hears Hearth give way)."""
+    return run >= PAUSE_FRAMES
 
 
 def person_confirmed(run: int) -> bool:

@@ -1,12 +1,12 @@
 """Players: they hand a reply's audio on to be heard, and know how much of it was (for barge-in).
 
 PacedPlayer writes short slices at real speed from its own thread (a wav file, a room simulation);
-DevicePlayer fills a sound device's buffers from its callback, silence between replies.
+DevicePlayer fills a sound device's buffers from its callback, silence between replies. Both take
+the reply from the same queue (ReplyQueue), which can pause it while speech over it is judged.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections import deque
 from typing import Callable
@@ -14,43 +14,96 @@ from typing import Callable
 import numpy as np
 
 
-# While the echo guard finds out whether speech over a reply is a person or Hearth's own echo, the
-# reply plays this much quieter (-15 dB): the person hears Hearth give way at once, and the echo
-# the canceller lost falls with it.
-DUCKED_GAIN = 10 ** (-15 / 20)
+# Played on after a pause, the reply starts again this far back, so that the word it was paused in
+# is heard whole rather than from its middle.
+REWIND_SECONDS = 0.3
 
 
-class ReplyProgress:
-    """How much of the reply in progress was queued and handed on to be heard; idle once all of it
-    was. What both players share; each hands audio on its own way (put, stop)."""
+class ReplyQueue:
+    """The reply in progress: its audio queued, how much of it was handed on to be heard (idle once
+    all of it was), and whether it is paused. A paused reply hands on silence and does not move on:
+    while the echo guard finds out whether speech over it is a person or Hearth's own echo, the
+    person hears Hearth give way at once and loses none of it, and its echo leaves the microphone."""
 
     def __init__(self, rate: int) -> None:
         self.rate = rate
-        self.gain = 1.0  # applied to what is handed on from now (DUCKED_GAIN while ducked)
         self._lock = threading.Lock()
+        self._blocks: deque[np.ndarray] = deque()
         self._queued = 0  # samples queued in this reply
         self._played = 0  # samples handed on in this reply
+        self._paused = False
+        self._tail = np.zeros(0, dtype=np.float32)  # the last REWIND_SECONDS handed on, to hear again
         self._idle = threading.Event()
         self._idle.set()
 
     def new_reply(self) -> None:
         with self._lock:
+            self._blocks.clear()
             self._queued = self._played = 0
-            self.gain = 1.0
+            self._paused = False
+            self._tail = np.zeros(0, dtype=np.float32)
 
-    def duck(self, on: bool) -> None:
-        """Play what follows quieter (on) or as it was made."""
-        self.gain = DUCKED_GAIN if on else 1.0
+    def put(self, block: np.ndarray) -> None:
+        with self._lock:
+            self._queued += len(block)
+            self._blocks.append(np.asarray(block, dtype=np.float32))
+            self._idle.clear()
+            self._queued_more()
+
+    def pause(self, on: bool) -> None:
+        """Hand on silence from now and hold the reply where it is (on), or play on from a little
+        before where it paused."""
+        with self._lock:
+            if on == self._paused:
+                return
+            self._paused = on
+            if not on and not self._idle.is_set() and len(self._tail):
+                self._blocks.appendleft(self._tail)
+                self._played -= len(self._tail)
+                self._tail = np.zeros(0, dtype=np.float32)
+
+    def stop(self) -> float:
+        """The reply ends here, the rest of it dropped; returns the seconds of it that were handed on."""
+        with self._lock:
+            self._blocks.clear()
+            self._queued = self._played
+            self._paused = False
+            self._idle.set()
+            return self._played / self.rate
 
     def wait(self, timeout: float | None = None) -> None:
         self._idle.wait(timeout)
 
-    def _drop_rest(self) -> float:
-        """(Under the lock.) The reply ends here; returns the seconds of it that were handed on."""
-        self._queued = self._played
-        self.gain = 1.0
-        self._idle.set()
-        return self._played / self.rate
+    def _queued_more(self) -> None:
+        """(Under the lock.) Audio was queued: a player waiting for it may go on."""
+
+    def _take(self, out: np.ndarray) -> int:
+        """(Under the lock.) Fill `out` with what comes next, silence after the reply's end or while
+        paused; returns how many of its samples belong to the reply (all of them while paused: its
+        silence is part of what is heard of the reply)."""
+        out[:] = 0.0
+        if self._paused:
+            return 0 if self._idle.is_set() else len(out)
+        n = 0
+        while n < len(out) and self._blocks:
+            block = self._blocks[0]
+            take = min(len(block), len(out) - n)
+            out[n:n + take] = block[:take]
+            if take == len(block):
+                self._blocks.popleft()
+            else:
+                self._blocks[0] = block[take:]
+            n += take
+        self._played += n
+        if n:
+            keep = int(self.rate * REWIND_SECONDS)
+            self._tail = np.concatenate([self._tail, out[:n]])[-keep:]
+        return n
+
+    def _settle(self) -> None:
+        """(Under the lock.) What was taken has been handed on: idle once the whole reply was."""
+        if self._played >= self._queued:
+            self._idle.set()
 
     @property
     def played_seconds(self) -> float:
@@ -61,8 +114,9 @@ class ReplyProgress:
         return not self._idle.is_set()
 
 
-class PacedPlayer(ReplyProgress):
-    """A thread that writes queued audio in slices of `slice_seconds` to `write`, at real speed.
+class PacedPlayer(ReplyQueue):
+    """A thread that writes the queued reply in slices of `slice_seconds` to `write`, at real speed,
+    silence while it is paused, nothing between replies.
 
     `write` blocks for as long as the slice lasts (a sound device does this by itself; the
     wav sink sleeps). stop() takes effect at the next slice boundary.
@@ -72,86 +126,50 @@ class PacedPlayer(ReplyProgress):
         super().__init__(rate)
         self._write = write
         self._slice = max(1, int(rate * slice_seconds))
-        self._queue: queue.Queue[np.ndarray | None] = queue.Queue()
-        self._generation = 0
+        self._ready = threading.Condition(self._lock)
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="playback", daemon=True)
         self._thread.start()
 
+    def _queued_more(self) -> None:
+        self._ready.notify()
+
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            generation, block = item
-            for start in range(0, len(block), self._slice):
-                with self._lock:
-                    if generation != self._generation:
-                        break
-                self._write(block[start : start + self._slice] * self.gain)
-                with self._lock:
-                    if generation == self._generation:
-                        self._played += len(block[start : start + self._slice])
+            with self._ready:
+                self._ready.wait_for(lambda: self._closed or not self._idle.is_set())
+                if self._closed:
+                    return
+                out = np.zeros(self._slice, dtype=np.float32)
+                n = self._take(out)
+            if n:
+                self._write(out[:n])
             with self._lock:
-                if self._played >= self._queued:
-                    self._idle.set()
-
-    def put(self, block: np.ndarray) -> None:
-        with self._lock:
-            self._queued += len(block)
-            self._idle.clear()
-            self._queue.put((self._generation, block))
-
-    def stop(self) -> float:
-        with self._lock:
-            self._generation += 1
-            return self._drop_rest()
+                self._settle()
 
     def close(self) -> None:
-        self._queue.put(None)
+        with self._ready:
+            self._closed = True
+            self._ready.notify()
         self._thread.join(timeout=5)
 
 
-class DevicePlayer(ReplyProgress):
-    """Hands queued audio to a sound device's callback, and silence when nothing is queued.
+class DevicePlayer(ReplyQueue):
+    """Hands the queued reply to a sound device's callback, and silence when nothing is queued.
 
     Every buffer the device takes, silence included, goes to `heard(block, dac_delay)` with the
     seconds until the device plays it, so the echo reference follows the device's own clock
-    without a break. The same progress as PacedPlayer; stop() takes effect at the next buffer
-    (what the device already holds, OUTPUT_LATENCY at most, still plays).
+    without a break. stop() and pause() take effect at the next buffer (what the device already
+    holds, OUTPUT_LATENCY at most, still plays).
     """
 
     def __init__(self, rate: int, heard: Callable[[np.ndarray, float], None]) -> None:
         super().__init__(rate)
         self._heard = heard
-        self._blocks: deque[np.ndarray] = deque()
 
     def fill(self, out: np.ndarray, dac_delay: float) -> None:
         """The device's callback: fill `out` (float32 frames) with what is queued, then silence."""
-        n = 0
         with self._lock:
-            while n < len(out) and self._blocks:
-                block = self._blocks[0]
-                take = min(len(block), len(out) - n)
-                out[n:n + take] = block[:take]
-                if take == len(block):
-                    self._blocks.popleft()
-                else:
-                    self._blocks[0] = block[take:]
-                n += take
-            self._played += n
-            if self._played >= self._queued:
-                self._idle.set()
-        out[:n] *= self.gain
-        out[n:] = 0.0
+            self._take(out)
+            self._settle()
         self._heard(out.copy(), dac_delay)
-
-    def put(self, block: np.ndarray) -> None:
-        with self._lock:
-            self._queued += len(block)
-            self._blocks.append(np.asarray(block, dtype=np.float32))
-            self._idle.clear()
-
-    def stop(self) -> float:
-        with self._lock:
-            self._blocks.clear()
-            return self._drop_rest()

@@ -37,8 +37,8 @@ class AudioSink(Protocol):
     def stop(self) -> float:
         """Stop now and drop what is queued (barge-in); returns the seconds of the reply that were heard."""
 
-    def duck(self, on: bool) -> None:
-        """Play the rest of the reply quieter (on: speech over it may be a person) or as before."""
+    def pause(self, on: bool) -> None:
+        """Hold the reply where it is, silent (on: speech over it may be a person), or play on."""
 
     @property
     def playing(self) -> bool: ...
@@ -144,9 +144,9 @@ class WavSink:
         if path not in self.written:
             self.written.append(path)
 
-    def duck(self, on: bool) -> None:
+    def pause(self, on: bool) -> None:
         if self._player:
-            self._player.duck(on)
+            self._player.pause(on)
 
     @property
     def playing(self) -> bool:
@@ -225,8 +225,8 @@ class SpeakerSink:
     def stop(self) -> float:
         return self._player.stop()
 
-    def duck(self, on: bool) -> None:
-        self._player.duck(on)
+    def pause(self, on: bool) -> None:
+        self._player.pause(on)
 
     @property
     def playing(self) -> bool:

@@ -8,8 +8,10 @@ overlaps (default: benchmarks/data/overlaps.json, cuts of the shared real record
 speech recogniser, end-of-turn model and voice. The reply is a fixed long one (tests/fakes.py's
 ScriptedChat): what is measured is what happens around a reply that is still playing, whatever the
 bundled model would say, and the same reply every time. Reported: the fraction of each kind that
-stopped the reply, and for those that stopped it (or made it quieter) the time from the onset of
-their speech. --backchannel-ms 0 is Hearth before backchannels were told apart: any speech stops it.
+stopped the reply, and for those that stopped it (or paused it while they were judged) the time
+from the onset of their speech: to the reply's first pause, to its falling silent never to play on
+(paused, then stopped), and to the rest of it being dropped; and how long the reply was held silent
+for those it played on after. --backchannel-ms 0 is Hearth before backchannels were told apart: any speech stops it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))  # fakes.ScriptedChat: the fixed reply
 from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
+from giving_way import fell_silent, silent_for  # noqa: E402
 from latency import SPEECH  # noqa: E402
 
 from assistant import events as ev  # noqa: E402
@@ -68,11 +71,15 @@ def trial(engines, config, overlap: dict, folder: Path, reply: str = LONG_REPLY)
     events = [e for r in over for e in r.events]
     onset = next((e.t for e in events if isinstance(e, ev.SpeechStart)), None)
     stop = next((e.t for e in events if isinstance(e, ev.PlaybackStopped)), None)
-    duck = next((e.t for e in events if isinstance(e, ev.ReplyDucked) and e.ducked), None)
+    everything = [e for r in records for e in r.events]  # a pause is told of under the reply's turn
+    silent = None if stop is None else fell_silent(everything, stop)
+    pause = min((e.t for e in everything if isinstance(e, ev.ReplyPaused) and e.paused), default=None)
     return {"said": overlap["said"], "kind": overlap["kind"], "heard": [r.heard for r in over],
             "skipped": [r.skipped for r in over], "stopped": stop is not None, "heard_as_speech": onset is not None,
-            "stop_ms": None if stop is None or onset is None else (stop - onset) * 1000,
-            "duck_ms": None if duck is None or onset is None else (duck - onset) * 1000}
+            "stop_ms": None if silent is None or onset is None else (silent - onset) * 1000,
+            "ruled_ms": None if stop is None or onset is None else (stop - onset) * 1000,
+            "pause_ms": None if pause is None or onset is None else (pause - onset) * 1000,
+            "held_ms": None if stop is not None else silent_for(everything) * 1000}
 
 
 def _p50_p95(values: list[float]) -> dict:
@@ -83,15 +90,19 @@ def _p50_p95(values: list[float]) -> dict:
 
 
 def summary(trials: list[dict]) -> dict:
-    """The fractions the issue asks for, and the stop and duck times of interruptions."""
+    """The fractions the issue asks for, the stop and pause times of interruptions, and how long
+    the reply was held silent for the speech it played on after."""
     def fraction(kind: str) -> float | None:
         of_kind = [t for t in trials if t["kind"] == kind]
         return sum(t["stopped"] for t in of_kind) / len(of_kind) if of_kind else None
 
     stops = [t["stop_ms"] for t in trials if t["kind"] == "interruption" and t["stop_ms"] is not None]
-    ducks = [t["duck_ms"] for t in trials if t["duck_ms"] is not None]
+    ruled = [t["ruled_ms"] for t in trials if t["kind"] == "interruption" and t["ruled_ms"] is not None]
+    pauses = [t["pause_ms"] for t in trials if t["pause_ms"] is not None]
+    held = [t["held_ms"] for t in trials if t["held_ms"]]
     return {"stopped_by_backchannel": fraction("backchannel"), "stopped_by_interruption": fraction("interruption"),
-            "stop_ms": _p50_p95(stops), "duck_ms": _p50_p95(ducks)}
+            "stop_ms": _p50_p95(stops), "ruled_ms": _p50_p95(ruled), "pause_ms": _p50_p95(pauses),
+            "held_ms": _p50_p95(held)}
 
 
 def measure(engines, config, overlaps: list[dict], tmp: Path) -> dict:
@@ -101,19 +112,23 @@ def measure(engines, config, overlaps: list[dict], tmp: Path) -> dict:
 
 def print_table(report: dict) -> None:
     print(f"\nspeech over a playing reply (backchannel_ms {report['backchannel_ms']})")
-    print(f"{'kind':14}{'said':34}{'stopped':>9}{'stop ms':>9}{'duck ms':>9}  heard")
+    print(f"{'kind':14}{'said':34}{'stopped':>9}{'pause ms':>9}{'stop ms':>9}{'ruled ms':>9}{'held ms':>9}  heard")
     for t in report["trials"]:
-        stop = "-" if t["stop_ms"] is None else f"{t['stop_ms']:.0f}"
-        duck = "-" if t["duck_ms"] is None else f"{t['duck_ms']:.0f}"
-        print(f"{t['kind']:14}{t['said'][:32]:34}{'yes' if t['stopped'] else 'no':>9}{stop:>9}{duck:>9}  "
+        def ms(name):
+            return "-" if t.get(name) is None else f"{t[name]:.0f}"
+        print(f"{t['kind']:14}{t['said'][:32]:34}{'yes' if t['stopped'] else 'no':>9}{ms('pause_ms'):>9}"
+              f"{ms('stop_ms'):>9}{ms('ruled_ms'):>9}{ms('held_ms'):>9}  "
               f"{' | '.join(h for h in t['heard'] if h)}")
     for kind in ("backchannel", "interruption"):
         value = report[f"stopped_by_{kind}"]
         print(f"{kind}s that stopped the reply: {'-' if value is None else f'{value:.0%}'}")
-    for name in ("stop_ms", "duck_ms"):
+    for name, what in (("pause_ms", "paused after the onset of speech"),
+                       ("stop_ms", "an interruption's reply silent for good after its onset"),
+                       ("ruled_ms", "its rest dropped after its onset"),
+                       ("held_ms", "held silent, then played on")):
         p = report[name]
         if p["p50"] is not None:
-            print(f"{name.replace('_ms', '')} after the onset of speech: p50 {p['p50']:.0f} ms, p95 {p['p95']:.0f} ms")
+            print(f"{what}: p50 {p['p50']:.0f} ms, p95 {p['p95']:.0f} ms")
 
 
 def main() -> int:

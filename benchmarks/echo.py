@@ -21,11 +21,13 @@ Reported per level (under "levels" in the JSON):
                       (echo_turns_heard in each run: what each echo turn heard)
   barge_in_detected   fraction of talk-overs that stopped playback (of those where Hearth was still
                       playing 150 ms after the person's voice began, or had stopped by then)
-  barge_in_ms         p50 / p95 from the person's speech onset to playback stopped
-  duck_ms             p50 / p95 from the person's speech onset to the reply playing quieter (Hearth
-                      gives way there; it stops once the guard is sure)
-  echo_ducks          the reply played quieter while no person was talking (Hearth's own voice, briefly
-                      taken for one)
+  barge_in_ms         p50 / p95 from the person's speech onset to the reply falling silent, never to
+                      play on: paused while judged, then stopped (or stopped at once)
+  pause_ms            p50 / p95 from the person's speech onset to the reply's first pause for them
+  ruled_ms            p50 / p95 from the person's speech onset to playback stopped (the rest of the
+                      reply dropped, once the guard and the words ruled it a person's interruption)
+  echo_pauses         the reply paused while no person was talking (Hearth's own voice, briefly
+                      taken for one; it played on)
   double_talk_wer     word error rate of what the person said over Hearth
   clean_wer           word error rate of the same recordings said in silence
 """
@@ -55,6 +57,7 @@ from assistant.config import load_config  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
 from assistant.pipeline.loop import TurnLoop  # noqa: E402
 from audio.sources import read_audio_file  # noqa: E402
+from giving_way import fell_silent  # noqa: E402
 from room import (Room, RoomSink, Said, active_rms, blocks, during, load_impulse, say, silence,  # noqa: E402
                   speech_onset, wait_for)
 from fakes import ScriptedChat  # noqa: E402
@@ -123,7 +126,7 @@ def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, cli
     sink.close()
     t0 = room.started
     stops = [e.t - t0 for r in records for e in r.events if isinstance(e, ev.PlaybackStopped)]
-    ducks = [e.t - t0 for r in records for e in r.events if isinstance(e, ev.ReplyDucked) and e.ducked]
+    pauses = [e.t - t0 for r in records for e in r.events if isinstance(e, ev.ReplyPaused) and e.paused]
     self_interruptions = sum(during(t, said, before=0.0) is None for t in stops)
     echo_turns, heard, echo_heard = 0, {s.clip: [] for s in said}, []
     for r in records:
@@ -142,22 +145,29 @@ def one_run(engines, config, folder: Path, level_db: float, delay_ms: float, cli
             heard[owner.clip].append(r.heard)
     third = said[2]
     stop = next((t for t in stops if third.start - 0.1 <= t <= third.end + 0.6), None)
-    duck = next((t for t in ducks if third.start - 0.1 <= t <= third.end + 0.6), None)
+    pause = next((t for t in pauses if third.start - 0.1 <= t <= third.end + 0.6), None)
+    silent = None if stop is None else fell_silent([e for r in records for e in r.events], stop + t0) - t0
     return {"clips": clips, "delay_ms": delay_ms, "talk_over_after": talk_over_after,
             "self_interruptions": self_interruptions, "echo_turns": echo_turns, "echo_turns_heard": echo_heard,
             "talk_over_at": round(third.start, 2),
-            "echo_ducks": sum(during(t, said, before=0.0) is None for t in ducks),
+            "echo_pauses": sum(during(t, said, before=0.0) is None for t in pauses),
             "echo_dropped": sum(r.skipped == "echo" for r in records),
             "heard": {c: " ".join(h) for c, h in heard.items()}, "stops": stops,
-            "talked_over": bool(over and over[0]) or (stop is not None and stop - third.start <= 0.15),
-            "stop_ms": None if stop is None else (stop - third.start) * 1000,
-            "duck_ms": None if duck is None else (duck - third.start) * 1000}
+            "talked_over": bool(over and over[0]) or (silent is not None and silent - third.start <= 0.15),
+            "stop_ms": None if silent is None else (silent - third.start) * 1000,
+            "ruled_ms": None if stop is None else (stop - third.start) * 1000,
+            "pause_ms": None if pause is None else (pause - third.start) * 1000}
 
 
 def _transcribes(heard: str, text: str) -> bool:
     """The words heard are, for the most part, these words (word error rate at most a half)."""
     errors, n = word_errors(text, heard)
     return errors <= 0.5 * n
+
+
+def _p50_p95(values: list[float]) -> dict:
+    return {"p50": float(np.percentile(values, 50)) if values else None,
+            "p95": float(np.percentile(values, 95)) if values else None}
 
 
 def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
@@ -170,7 +180,8 @@ def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
 
     overs = [r for r in runs if r["talked_over"]]
     stops = [r["stop_ms"] for r in overs if r["stop_ms"] is not None]
-    ducks = [r["duck_ms"] for r in overs if r["duck_ms"] is not None]
+    ruled = [r["ruled_ms"] for r in overs if r["ruled_ms"] is not None]
+    pauses = [r["pause_ms"] for r in overs if r["pause_ms"] is not None]
     over_clips = {r["clips"][2] for r in overs}
     return {
         "self_interruptions": sum(r["self_interruptions"] for r in runs),
@@ -178,11 +189,10 @@ def summarize(runs: list[dict], texts: dict[str, str]) -> dict:
         "echo_dropped": sum(r["echo_dropped"] for r in runs),
         "barge_in_runs": len(overs),
         "barge_in_detected": len(stops) / len(overs) if overs else None,
-        "barge_in_ms": {"p50": float(np.percentile(stops, 50)) if stops else None,
-                        "p95": float(np.percentile(stops, 95)) if stops else None},
-        "duck_ms": {"p50": float(np.percentile(ducks, 50)) if ducks else None,
-                    "p95": float(np.percentile(ducks, 95)) if ducks else None},
-        "echo_ducks": sum(r["echo_ducks"] for r in runs),
+        "barge_in_ms": _p50_p95(stops),
+        "pause_ms": _p50_p95(pauses),
+        "ruled_ms": _p50_p95(ruled),
+        "echo_pauses": sum(r["echo_pauses"] for r in runs),
         "double_talk_wer": wer([(r["clips"][2], r["heard"][r["clips"][2]]) for r in overs]),
         # the same recordings, said in silence (first or second in another run)
         "clean_wer": wer([(c, r["heard"][c]) for r in runs for c in r["clips"][:2] if c in over_clips]),
@@ -242,8 +252,8 @@ def main() -> int:
                 runs.append(run)
                 print(f"  {level:+.0f} dB, delay {delay:.0f} ms, over at {talk_over:.2f} s: "
                       f"{run['self_interruptions']} self-interruptions, {run['echo_turns']} echo turns, "
-                      f"{run['echo_dropped']} dropped as echo, {run['echo_ducks']} ducked for echo, "
-                      f"duck {run['duck_ms']} ms, stop {run['stop_ms']} ms "
+                      f"{run['echo_dropped']} dropped as echo, {run['echo_pauses']} paused for echo, "
+                      f"pause {run['pause_ms']} ms, silent {run['stop_ms']} ms, stop {run['ruled_ms']} ms "
                       f"(talked over: {run['talked_over']})", file=sys.stderr)
             report["levels"][f"{level:g}"] = {**summarize(runs, texts), "runs": runs}
         report["wall_seconds"] = time.monotonic() - started
@@ -253,13 +263,14 @@ def main() -> int:
 
     print(f"\necho benchmark: echo_guard = {report['echo_guard']}, room {IMPULSE.name}, delay 10-200 ms")
     print(f"{'level dB':>8} {'self-int':>8} {'echo turns':>10} {'dropped':>7} {'barge-in':>9} "
-          f"{'stop p50':>8} {'stop p95':>8} {'duck p50':>8} {'duck p95':>8} {'echo ducks':>10} "
+          f"{'stop p50':>8} {'stop p95':>8} {'pause p50':>9} {'ruled p50':>9} {'ruled p95':>9} {'echo pauses':>11} "
           f"{'dt WER':>7} {'clean WER':>9}")
     for level, s in report["levels"].items():
         detected = f"{f(s['barge_in_detected'], '.0%')} of {s['barge_in_runs']}"
         print(f"{level:>8} {s['self_interruptions']:>8} {s['echo_turns']:>10} {s['echo_dropped']:>7} {detected:>9} "
               f"{f(s['barge_in_ms']['p50'], '.0f'):>8} {f(s['barge_in_ms']['p95'], '.0f'):>8} "
-              f"{f(s['duck_ms']['p50'], '.0f'):>8} {f(s['duck_ms']['p95'], '.0f'):>8} {s['echo_ducks']:>10} "
+              f"{f(s['pause_ms']['p50'], '.0f'):>9} {f(s['ruled_ms']['p50'], '.0f'):>9} "
+              f"{f(s['ruled_ms']['p95'], '.0f'):>9} {s['echo_pauses']:>11} "
               f"{f(s['double_talk_wer'], '.2f'):>7} {f(s['clean_wer'], '.2f'):>9}")
     print(f"({report['wall_seconds']:.0f} s)")
     write_json(args.json, report)

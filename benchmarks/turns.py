@@ -19,7 +19,8 @@ utterance's transcript sets how long a silence ends it, assistant/pipeline/end_s
 with the fixed silence alone, for comparison. The JSON's top-level figures are the loop's
 (adaptive): `cutoff_rate` keyed by pause length ("0.6", "1.0", "1.5"), `endpoint_delay_ms`
 (`p50`, `p95`); `backchannel` is benchmarks/backchannels.py's figures on its default overlaps
-(`stopped_by_backchannel`, `stopped_by_interruption`, `stop_ms`, `duck_ms`; null with --no-loop).
+(`stopped_by_backchannel`, `stopped_by_interruption`, `stop_ms`, `ruled_ms`, `pause_ms`, `held_ms`;
+null with --no-loop).
 Pauses are digital silence: a room's noise in a real pause only makes the VAD's task harder.
 """
 

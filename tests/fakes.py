@@ -191,7 +191,7 @@ class HeldSink:
         self._done = threading.Event()
         self.finishing = threading.Event()  # set once a reply waits to be heard
         self.underruns = 0  # a test sets it to make the speaker run dry
-        self.ducked: list[bool] = []  # each duck() call, in order
+        self.paused: list[bool] = []  # each pause() call, in order
 
     def start_reply(self, turn_id: int) -> None:
         self._turn = turn_id
@@ -213,8 +213,8 @@ class HeldSink:
         self._done.set()
         return sum(len(c) for c in self.played.get(self._turn, [])) / ToneTts.sample_rate
 
-    def duck(self, on: bool) -> None:
-        self.ducked.append(on)
+    def pause(self, on: bool) -> None:
+        self.paused.append(on)
 
     @property
     def playing(self) -> bool:

@@ -11,7 +11,7 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import DUCK_FRAMES, PERSON_FRAMES, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio.echo_decision import PAUSE_FRAMES, PERSON_FRAMES, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -31,7 +31,7 @@ def test_hearths_own_words_in_its_order_are_echo(heard):
 
 
 def test_a_short_word_misheard_in_its_last_letter_is_still_hearths():
-    # live, at 60% through a room: heard, ducked for, and answered "That sounds like a big one."
+    # live, at 60% through a room: heard, paused for, and answered "That sounds like a big one."
     said = ["That sounds like a bit of a challenge.", "Do you want to talk about it?"]
     assert is_echo("like a big one.", said)
     assert not is_echo("Is it a big one?", said)
@@ -264,26 +264,34 @@ def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
 
 
 def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_person():
-    """The reply plays quieter once DUCK_FRAMES in a row hold a person, and stops at PERSON_FRAMES."""
+    """The reply is paused once PAUSE_FRAMES in a row hold a person, and stops at PERSON_FRAMES."""
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
     list(guard.frames([FRAME] * 4))  # four frames heard at these levels
     start = Step(Signal.SPEECH_START, first_frame=3)
     assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")  # even one that looks like a person
     said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(PERSON_FRAMES - 1)]
-    assert said == [""] * (DUCK_FRAMES - 2) + ["duck"] + [""] * (PERSON_FRAMES - DUCK_FRAMES - 1) + ["person"]
+    assert said == [""] * (PAUSE_FRAMES - 2) + ["pause"] + [""] * (PERSON_FRAMES - PAUSE_FRAMES - 1) + ["person"]
 
 
-def test_a_suspect_that_looked_like_a_person_and_then_like_echo_brings_the_reply_back_as_loud():
+def test_a_suspect_that_looked_like_a_person_and_then_like_echo_keeps_the_reply_paused_to_its_end():
+    """Played on at each frame of echo and paused again at the next that looked like a person, the
+    reply stuttered (each time heard again from a little before the pause): it stays paused, and
+    the suspect is then too brief to be known a person by its levels (its words decide)."""
     monitor = _Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True))
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
     list(guard.frames([FRAME] * 4))
     guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
-    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(DUCK_FRAMES - 1)]
-    assert said[-1] == "duck"
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(PAUSE_FRAMES - 1)]
+    assert said[-1] == "pause"
     monitor.levels = FrameLevels(1e-3, 1e-5, 1e-2, True)  # the canceller has the echo again
     list(guard.frames([FRAME] * 4))
-    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == "unduck"
-    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "echo"
+    assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == ""
+    monitor.levels = FrameLevels(1e-3, 8e-4, 1e-2, True)
+    list(guard.frames([FRAME] * 4))
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(PAUSE_FRAMES)]
+    assert said == [""] * PAUSE_FRAMES
+    end = Step(Signal.ENDPOINT, end_frame=20)
+    assert guard.judge(end, voiced=False, turn_id=2) == (end, "unsure")
 
 
 def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
@@ -295,14 +303,14 @@ def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
     assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
 
 
-def test_a_suspect_that_ends_while_the_reply_is_ducked_for_it_is_left_to_its_words():
+def test_a_suspect_that_ends_while_the_reply_is_paused_for_it_is_left_to_its_words():
     """Too brief to be confirmed on its levels ("wait", "no"), but it held a person to its end: its
     endpoint goes on, for the loop to judge its words (assistant/pipeline/overlap.py)."""
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
     list(guard.frames([FRAME] * 4))
     guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
-    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(DUCK_FRAMES + 2)]
-    assert "duck" in said and "person" not in said
+    said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(PAUSE_FRAMES + 2)]
+    assert "pause" in said and "person" not in said
     end = Step(Signal.ENDPOINT, end_frame=20)
     assert guard.judge(end, voiced=False, turn_id=2) == (end, "unsure")
     assert not guard.suspect and guard.dropped == 0
@@ -317,7 +325,7 @@ def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_l
     list(guard.frames([FRAME] * 4))
     guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
     said = [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(4)]
-    assert "duck" in said
+    assert "pause" in said
     monitor.levels = FrameLevels(2e-5, 3.3e-4, 5.6e-2, True)
     list(guard.frames([FRAME]))
     guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)
@@ -325,8 +333,9 @@ def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_l
     monitor.levels = FrameLevels(2.4e-3, 2.1e-3, 5.6e-2, converged=False)  # what the canceller leaves is unknown
     for _ in range(PERSON_FRAMES + 5):
         list(guard.frames([FRAME]))
-        assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] in ("", "unduck")
-    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "echo"
+        assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == ""
+    # paused for it, it is left to its words, which stop the reply only if they ask it to stop
+    assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "unsure"
 
 
 class _Monitor:

@@ -321,7 +321,7 @@ def _turn_table(events: list[dict], said: list[Utterance]) -> str:
                  f"(it lasted {before[-1][1].timing['end'] - before[-1][1].timing['start']:.2f} s)") if before else "before any"
         what = [e["event"] + (f" {e.get('text') or e.get('reason') or ''}".rstrip() if e["event"] in
                               ("asr_done", "turn_skipped", "reply_done") else "")
-                for e in evs if e["event"] in ("asr_done", "turn_skipped", "first_audio", "reply_done", "playback_stopped", "reply_ducked")]
+                for e in evs if e["event"] in ("asr_done", "turn_skipped", "first_audio", "reply_done", "playback_stopped", "reply_paused")]
         lines.append(f"  turn {turn}: {where}: {'; '.join(what) or '(nothing)'}")
     return "\n".join(lines)
 

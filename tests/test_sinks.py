@@ -69,23 +69,71 @@ def test_a_pause_in_what_was_queued_starts_playback_again_when_the_audio_comes(t
     assert starts[5] - starts[4] > 0.3  # the second part is placed when it came, not right after the first
 
 
-def test_a_ducked_reply_is_handed_on_quieter_and_the_next_reply_as_loud_as_it_was_made():
-    """What the device is given, and so what the echo reference is told was played, is the ducked audio."""
-    from audio.players import DUCKED_GAIN, DevicePlayer
+def test_a_paused_reply_hands_on_silence_and_plays_on_from_a_little_before_where_it_paused():
+    """What the device is given, and so what the echo reference is told was played, is silence while
+    the reply is paused; played on, it starts again REWIND_SECONDS back (here, from its start), so the
+    word it was paused in is heard whole. A new reply is never paused."""
+    from audio.players import REWIND_SECONDS, DevicePlayer
 
     heard: list[np.ndarray] = []
     player = DevicePlayer(16_000, lambda block, delay: heard.append(block))
+    reply = np.linspace(0.1, 0.9, 300, dtype=np.float32)
+    player.put(reply)
+    out = np.zeros(100, dtype=np.float32)
+    player.fill(out, 0.0)
+    player.pause(True)
+    player.fill(out, 0.0)
+    assert np.array_equal(heard[0], reply[:100]) and not out.any() and not heard[1].any()
+    assert player.playing and player.played_seconds == 100 / 16_000  # held where it was
+    player.pause(False)
+    assert 100 < REWIND_SECONDS * 16_000
+    player.fill(out, 0.0)
+    assert np.array_equal(out, reply[:100])  # from a little before where it paused
+    player.fill(out, 0.0)
+    assert np.array_equal(out, reply[100:200])
+    player.pause(True)
+    player.new_reply()
+    player.put(reply[:100])
+    player.fill(out, 0.0)
+    assert np.array_equal(out, reply[:100])
+
+
+def test_a_stopped_reply_plays_nothing_more_and_is_not_played_again_when_the_pause_ends():
+    from audio.players import DevicePlayer
+
+    player = DevicePlayer(16_000, lambda block, delay: None)
     player.put(np.full(300, 0.5, dtype=np.float32))
     out = np.zeros(100, dtype=np.float32)
     player.fill(out, 0.0)
-    player.duck(True)
+    player.pause(True)
+    assert player.stop() == 100 / 16_000 and not player.playing
+    player.pause(False)
     player.fill(out, 0.0)
-    assert np.allclose(heard[0], 0.5) and np.allclose(out, 0.5 * DUCKED_GAIN) and np.allclose(heard[1], out)
-    player.duck(False)
-    player.fill(out, 0.0)
-    assert np.allclose(out, 0.5)
-    player.duck(True)
-    player.new_reply()
-    player.put(np.full(100, 0.5, dtype=np.float32))
-    player.fill(out, 0.0)
-    assert np.allclose(out, 0.5)
+    assert not out.any() and not player.playing
+
+
+def test_a_paced_reply_writes_silence_while_paused_and_then_the_rest(tmp_path):
+    """A wav file (or a room simulation) is written silence at real speed while the reply is
+    paused: the time passes for it as for a speaker. Then the reply plays on and ends."""
+    from audio.players import PacedPlayer
+
+    written: list[np.ndarray] = []
+
+    def write(block):
+        written.append(block.copy())
+        time.sleep(len(block) / RATE)
+
+    player = PacedPlayer(RATE, write)
+    reply = np.linspace(0.1, 0.9, RATE // 5, dtype=np.float32)  # 200 ms
+    player.put(reply)
+    time.sleep(0.05)
+    player.pause(True)
+    time.sleep(0.15)
+    paused_for = sum(len(b) for b in written if not b.any())
+    player.pause(False)
+    player.wait(timeout=5)
+    player.close()
+    out = np.concatenate(written)
+    assert paused_for >= 0.08 * RATE  # silence was written while it was paused
+    assert np.array_equal(out[out != 0][-len(reply):], reply)  # then all of it, from its start (rewound)
+    assert not player.playing

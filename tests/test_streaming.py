@@ -178,10 +178,10 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     # (should no playback be stopped, the turns' events say where the barge-in went)
     assert len(stopped) == 1, _timeline(records)
     assert first_turn.interrupted
-    if echo_guard == "speakers":  # Hearth gave way (quieter) before it stopped, and plays as loud again after
-        giving_way = [(type(e), getattr(e, "ducked", None)) for r in records for e in r.events
-                      if isinstance(e, (ev.ReplyDucked, ev.PlaybackStopped))]
-        assert giving_way == [(ev.ReplyDucked, True), (ev.PlaybackStopped, None), (ev.ReplyDucked, False)], \
+    if echo_guard == "speakers":  # Hearth gave way (paused) before it stopped, and the pause ends with it
+        giving_way = [(type(e), getattr(e, "paused", None)) for r in records for e in r.events
+                      if isinstance(e, (ev.ReplyPaused, ev.PlaybackStopped))]
+        assert giving_way == [(ev.ReplyPaused, True), (ev.PlaybackStopped, None), (ev.ReplyPaused, False)], \
             _timeline(records)
     # history: the interrupted reply is only what had started to play
     said = dict(loop.history.turns)[first_turn.heard]
@@ -189,7 +189,10 @@ def test_talking_over_the_reply_stops_it_and_history_keeps_only_what_was_heard(s
     assert said and first_turn.reply.startswith(said.rstrip("…"))  # the history keeps the reply's first words
     assert said.startswith(generated[0])
     assert len(generated) > 1 and first_turn.reply != " ".join(generated)  # what was never heard is not kept
+    # the file is what the speaker played: the reply as far as it was heard, and the pause it
+    # was held in (silent) while the speech over it was judged
     heard_audio, rate = sf.read(str(sink.written[0]))
-    assert len(heard_audio) / rate == pytest.approx(stopped[0].heard_seconds, abs=0.1)
+    paused = next(e.t for r in records for e in r.events if isinstance(e, ev.ReplyPaused) and e.paused)
+    assert len(heard_audio) / rate == pytest.approx(stopped[0].heard_seconds + stopped[0].t - paused, abs=0.1)
     # and the person who spoke over it was answered
     assert any(r.reply and "modern" not in r.heard.lower() for r in records)

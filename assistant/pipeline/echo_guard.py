@@ -4,13 +4,16 @@ With echo_guard = "speakers" every input frame is cleaned of the echo of what th
 (audio/echo.py), and speech that starts while that echo may be in the microphone is judged
 (audio/echo_decision.py) before it stops the reply:
 the utterance is a suspect: a turn that stops nothing. Each of its voiced frames is judged; once
-DUCK_FRAMES in a row hold a person (the canceller's echo estimate does not explain them) the reply
-plays quieter, and once PERSON_FRAMES do a person is confirmed (whose words then decide whether the
+PAUSE_FRAMES in a row hold a person (the canceller's echo estimate does not explain them) the reply
+is paused, and once PERSON_FRAMES do a person is confirmed (whose words then decide whether the
 reply stops, assistant/pipeline/overlap.py). A voiced frame of echo in between starts the count
-again and brings the reply back as loud; a suspect that ends unconfirmed is dropped (TurnSkipped "echo"),
-without a transcript or a reply. One that ends while the reply is ducked for it may have been a
-person too brief to confirm ("wait", "no"): its words decide, as a confirmed person's do (Hearth's
-own words heard back, or a backchannel's, let the reply play on). A few frames are never enough: an
+again; the reply stays paused until the suspect ends (an echo, with nothing playing, soon does:
+played on and paused again at each frame of echo, the reply stuttered, heard again from a little
+before each pause). A suspect that ends unconfirmed is dropped (TurnSkipped "echo"), without a
+transcript or a reply, and the reply plays on. One that ends while the reply is paused for it may
+have been a person too brief to confirm ("wait", "no"): only words that ask Hearth to stop stop it
+(an echo's few words, paused, ended so too, and Whisper heard them as anything: "I'll since the
+boy."). A few frames are never enough: an
 echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
 piece of the reply a sound server carried back late) looks like a person for a while. A frame the
 canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
@@ -26,6 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from dataclasses import dataclass
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
@@ -43,6 +47,14 @@ ECHO_TURNS = 100  # how far back a turn's transcript may still be judged
 HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is ignored
 
 
+@dataclass
+class _Suspect:
+    """An utterance that may be Hearth's own voice."""
+
+    run: int  # voiced frames in a row that held a person
+    paused: bool = False  # the reply was paused for it (until it ends or is confirmed)
+
+
 class EchoGuard:
     def __init__(self, mode: str, sink, clock: Clock, monitor: EchoMonitor | None = None) -> None:
         """monitor: the echo canceller and its levels, for "speakers" (one over a PairedCanceller
@@ -58,8 +70,8 @@ class EchoGuard:
                 sink.echo_reference = reference
         self._recent: deque[FrameLevels] = deque(maxlen=ONSET_FRAMES)
         # Of an utterance that may be Hearth's own voice: how many voiced frames in a row held a
-        # person. None while no utterance is suspect.
-        self._person_run: int | None = None
+        # person, and whether the reply was paused for it. None while no utterance is suspect.
+        self._suspect: _Suspect | None = None
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the hearing stage
         self.dropped = 0  # utterances dropped as echo on their levels
@@ -81,7 +93,7 @@ class EchoGuard:
     @property
     def suspect(self) -> bool:
         """The utterance in progress may be Hearth's own voice."""
-        return self._person_run is not None
+        return self._suspect is not None
 
     @property
     def echo_possible(self) -> bool:
@@ -90,35 +102,37 @@ class EchoGuard:
     def judge(self, step: Step, voiced: bool, turn_id: int) -> tuple[Step, str]:
         """The listener's step as the loop should take it, and what the guard made of it:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
-        "duck" (the suspect looks like a person: play the reply quieter while it is judged),
-        "unduck" (it no longer does: as loud as before), "person" (a suspect turn is a person after
-        all: barge-in now), "echo" (a suspect turn ended: drop it, as loud as before), "unsure" (a
-        suspect turn ended while the reply was ducked for it: a person, too short to be confirmed on
-        its levels? its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
+        "pause" (the suspect looks like a person: hold the reply, silent, until the suspect ends or
+        is confirmed; an echo, paused, soon fades), "person" (a suspect turn is a person after all:
+        barge-in now), "echo" (a suspect turn ended: drop it, play on), "unsure" (a suspect turn
+        ended while the reply was paused for it: a person, too short to be confirmed on its levels?
+        its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
         turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
             if self.echo_possible and canceller_added(self.monitor.levels):
                 self.monitor.relearn()
-        if self._person_run is not None:
+        suspect = self._suspect
+        if suspect is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
-                ducked, self._person_run = person_suspected(self._person_run), None
-                if signal is Signal.ENDPOINT and ducked:
+                self._suspect = None
+                if signal is Signal.ENDPOINT and suspect.paused:
                     return step, "unsure"
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
-            was_ducked = person_suspected(self._person_run)
-            self._person_run = person_run(self._person_run, self._recent, voiced, self.echo_possible)
-            if person_confirmed(self._person_run):
-                self._person_run = None
+            suspect.run = person_run(suspect.run, self._recent, voiced, self.echo_possible)
+            if person_confirmed(suspect.run):
+                self._suspect = None
                 return Step(Signal.NONE), "person"
-            ducked = person_suspected(self._person_run)
-            return Step(Signal.NONE), ("duck" if ducked else "unduck") if ducked != was_ducked else ""
+            if person_suspected(suspect.run) and not suspect.paused:
+                suspect.paused = True
+                return Step(Signal.NONE), "pause"
+            return Step(Signal.NONE), ""
         if signal is Signal.SPEECH_START and self.echo_possible:
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
-            self._person_run = person_run(0, self._recent, voiced, True)
+            self._suspect = _Suspect(person_run(0, self._recent, voiced, True))
             return step, "suspect"
         return step, ""
 

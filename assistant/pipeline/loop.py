@@ -59,7 +59,7 @@ class TurnLoop:
         self._listener: Listener | None = None
         self.tuner = EndpointTuner(config, self.options.adaptive_endpoint,
                                    engines.turn_end.finished if engines.turn_end is not None else None)
-        self._ducked = False  # the reply plays quieter while the echo guard judges speech over it
+        self._paused = False  # the reply is held, silent, while speech over it is judged
         self.echo = EchoGuard(config.echo_guard, sink, clock)
         self.overlap = OverlapJudge(endpoint_settings(config).frames(config.backchannel_ms / 1000),
                                     self._transcribe_overlap, self.echo.heard_echo, self._transcribe_overlap_start)
@@ -168,8 +168,8 @@ class TurnLoop:
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason=ruling.why))
                 elif echo == "echo" and not barge_in:
                     self._emit(ev.TurnSkipped(planner.turn_id, self.clock.now(), reason="echo"))
-                if echo == "duck" or held:
-                    self._duck(True)
+                if echo == "pause" or held:
+                    self._pause(True)
                 self._announce(step, heard, planner.turn_id, listener)
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
@@ -177,8 +177,8 @@ class TurnLoop:
                 if step.signal is Signal.DISCARD and self.responder.carrying:
                     for action in planner.answer_carried():  # the carried utterance alone, nothing after it
                         self._act(action, np.zeros(0, dtype=np.float32))
-                if (echo in ("person", "echo", "unduck") and not held) or ruling is not None:
-                    self._duck(False)  # after a barge-in's stop, so none of it plays loud again
+                if (echo in ("person", "echo") and not held) or ruling is not None:
+                    self._pause(False)  # after a barge-in's stop, so none of it plays again
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
                         and not self.echo.suspect and not self.overlap.holding:
                     partials.offer(planner.turn_id, listener.current_audio)
@@ -189,6 +189,7 @@ class TurnLoop:
             if partials:
                 partials.close()
             self.overlap.close()
+            self._pause(False)  # the input ended while speech over the reply was judged: it finishes
             self._drain(planner)
         return self.records
 
@@ -198,7 +199,7 @@ class TurnLoop:
         on speech held before, once there is one."""
         audible = planner.replying is not None and self.sink.playing
         if echo == "unsure":  # a person too brief to confirm on levels, ended: its words decide, now
-            if not (audible and self.overlap.hold(planner.turn_id, listener.endpointer.voiced_frames)):
+            if not (audible and self.overlap.hold(planner.turn_id, listener.endpointer.voiced_frames, brief=True)):
                 return Step(Signal.NONE), False, Ruling(False, "echo")  # no words to judge by: echo, as it was
             step, ruling = self.overlap.judge(step, voiced, lambda: utterance.audio)
             return step, False, ruling
@@ -220,12 +221,12 @@ class TurnLoop:
         with self.engines.llm_gate.transcribing():
             return self.engines.asr.transcribe_partial(samples)
 
-    def _duck(self, on: bool) -> None:
-        """The reply quieter while speech over it is judged, or as loud again; each change said once."""
-        if on != self._ducked:
-            self._ducked = on
-            self.sink.duck(on)
-            self._emit(ev.ReplyDucked(self._current_turn(), self.clock.now(), ducked=on))
+    def _pause(self, on: bool) -> None:
+        """The reply held, silent, while speech over it is judged, or played on; each change said once."""
+        if on != self._paused:
+            self._paused = on
+            self.sink.pause(on)
+            self._emit(ev.ReplyPaused(self._current_turn(), self.clock.now(), paused=on))
 
     def _threshold(self, planner: TurnPlanner) -> float:
         """While Hearth is talking, half-duplex ignores the microphone (see assistant/pipeline/echo_guard.py)."""

@@ -2,13 +2,13 @@
 
 A person listening says "mm-hmm", "yeah", "right", coughs or laughs; they have not asked Hearth to
 stop. "Wait", "no" or a real sentence is an interruption. Speech that would have stopped a reply
-(a barge-in) is first held: the reply plays quieter, and the utterance reaches no planner while it
+(a barge-in) is first held: the reply pauses, and the utterance reaches no planner while it
 is judged. It is an interruption once it has been voiced longer than a backchannel lasts, or once
 its words are not a backchannel's: its first words, transcribed halfway to that length (a
 listener's first words decide nothing), or all of them, transcribed as the voice stops. Then the
-barge-in goes ahead and the utterance is a turn like any other. It lets the reply play on (as loud
-again) when it ends with only a backchannel's words, with no words, with Hearth's own words heard
-back, or too short to be a turn; that utterance is skipped.
+barge-in goes ahead and the utterance is a turn like any other. It lets the reply play on (from a
+little before where it paused) when it ends with only a backchannel's words, with no words, with
+Hearth's own words heard back, or too short to be a turn; that utterance is skipped.
 """
 
 from __future__ import annotations
@@ -67,12 +67,21 @@ class Ruling:
     why: str  # stops: "long", "words"; plays on: "backchannel", "echo", "too short"
 
 
-def ruling_on_words(text: str | None, own_words: bool) -> Ruling:
-    """Pure. The ruling on an utterance's transcript (None: it could not be made)."""
-    if text is None:
-        return Ruling(True, "words")  # the person is answered rather than ignored
+def asks_to_stop(text: str) -> bool:
+    """Pure. Words that ask Hearth to stop or to listen ("wait", "no", "hang on", its name)."""
+    return any(w in _STOP_WORDS for w in re.findall(r"[a-z']+", text.lower()))
+
+
+def ruling_on_words(text: str | None, own_words: bool, brief: bool = False) -> Ruling:
+    """Pure. The ruling on an utterance's transcript (None: it could not be made). brief: a voice
+    too brief to tell from Hearth's echo by its levels: only words that ask Hearth to stop stop
+    it (an echo's few words came back as anything)."""
+    if text is None:  # a person is answered rather than ignored; a voice not known to be one is not
+        return Ruling(False, "echo") if brief else Ruling(True, "words")
     if own_words:
         return Ruling(False, "echo")
+    if brief:
+        return Ruling(True, "words") if asks_to_stop(text) else Ruling(False, "echo")
     return Ruling(False, "backchannel") if is_backchannel(text) else Ruling(True, "words")
 
 
@@ -80,6 +89,7 @@ def ruling_on_words(text: str | None, own_words: bool) -> Ruling:
 class _Held:
     turn_id: int
     voiced_frames: int
+    brief: bool  # too brief to tell from Hearth's echo by its levels (ruling_on_words)
     transcript: Future | None = None  # of the utterance up to the voice's last stop
     ruling: Ruling | None = None  # on that transcript, once it is back
     look: Future | None = None  # of its first words, transcribed halfway to max_frames
@@ -108,12 +118,13 @@ class OverlapJudge:
     def holding(self) -> bool:
         return self._held is not None
 
-    def hold(self, turn_id: int, voiced_frames: int) -> bool:
-        """Speech that would stop the reply began (voiced_frames of it so far): hold it rather than
-        stop, if holding is on. True: it is held."""
+    def hold(self, turn_id: int, voiced_frames: int, brief: bool = False) -> bool:
+        """Speech that would stop the reply began (voiced_frames of it so far; brief: it has ended,
+        too brief to tell from Hearth's echo by its levels): hold it rather than stop, if holding
+        is on. True: it is held."""
         if self.max_frames <= 0:
             return False
-        self._held = _Held(turn_id, voiced_frames)
+        self._held = _Held(turn_id, voiced_frames, brief)
         return True
 
     def judge(self, step: Step, voiced: bool, audio: Callable[[], np.ndarray]) -> tuple[Step, Ruling | None]:
@@ -142,22 +153,22 @@ class OverlapJudge:
                 return self._rule(Step(Signal.NONE), look)
         if held.transcript is not None and held.ruling is None and (signal is Signal.ENDPOINT
                                                                      or held.transcript.done()):
-            held.ruling = self._ruling(held.turn_id, held.transcript)
+            held.ruling = self._ruling(held)
         if signal is Signal.ENDPOINT:
             return self._rule(step if held.ruling.stops else Step(Signal.NONE), held.ruling)
         if held.ruling is not None and held.ruling.stops:  # "wait": no need to hear the silence out
             return self._rule(Step(Signal.NONE), held.ruling)
         return Step(Signal.NONE), None
 
-    def _ruling(self, turn_id: int, transcript: Future) -> Ruling:
+    def _ruling(self, held: _Held) -> Ruling:
         text = None
         try:
-            text = transcript.result(timeout=TRANSCRIPT_WAIT_S)
+            text = held.transcript.result(timeout=TRANSCRIPT_WAIT_S)
         except FutureTimeout:
-            log.warning("speech over the reply was not transcribed in time: taken as an interruption")
+            log.warning("speech over the reply was not transcribed in time")
         except Exception as exc:
             log.error("transcribing speech over the reply failed (%s)", type(exc).__name__)
-        return ruling_on_words(text, text is not None and self._is_echo(turn_id, text))
+        return ruling_on_words(text, text is not None and self._is_echo(held.turn_id, text), held.brief)
 
     def _first_words(self, held: _Held) -> Ruling | None:
         """The ruling on the first words, now that they are back; None if they could not be made."""
