@@ -26,11 +26,17 @@ CEILING_MARGIN_DB = 6.0  # with the canceller lost: the microphone this far abov
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
-PAUSE_FRAMES = 3  # voiced frames in a row that hold a person before the reply is paused (96 ms)
+PAUSE_FRAMES = 2  # voiced frames in a row that hold a person before the reply is paused (64 ms)
 # ...and before playback stops (320 ms). A sound stack now and then carries back a piece of the reply
 # played a second before, which no canceller fed the played samples can remove: recorded in the live
 # test, it held "a person" for 8 frames in a row (tests/test_echo_recorded.py).
 PERSON_FRAMES = 10
+# A voice the reply was paused for that ended unconfirmed, with fewer voiced frames than this (640
+# ms), is brief: a word or two ("wait", "no"), or a fragment of Hearth's echo that faded with the
+# pause; only words asking Hearth to stop tell the first. A longer one was a person whose levels the
+# echo blurred to its end (at -6 dB, "Eight of spades, four of clubs, seven of hearts", paused for
+# late), whose words decide as a confirmed person's do.
+BRIEF_FRAMES = 2 * PERSON_FRAMES
 
 
 def _db(ratio: float) -> float:
@@ -92,6 +98,11 @@ def person_suspected(run: int) -> bool:
 
 def person_confirmed(run: int) -> bool:
     return run >= PERSON_FRAMES
+
+
+def brief(voiced_frames: int) -> bool:
+    """An unconfirmed voice too brief to tell a person by anything but words asking Hearth to stop."""
+    return voiced_frames < BRIEF_FRAMES
 
 
 _WORD = re.compile(r"[a-z0-9']+")

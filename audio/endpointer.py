@@ -74,8 +74,8 @@ class Endpointer:
 
     @property
     def voiced_frames(self) -> int:
-        """Voiced frames in the utterance so far."""
-        return self._voiced_total if self._in_speech else 0
+        """Voiced frames in the utterance so far, or in the last one once it has ended."""
+        return self._voiced_total
 
     @property
     def start_frames(self) -> int:

@@ -11,7 +11,7 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import PAUSE_FRAMES, PERSON_FRAMES, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio.echo_decision import BRIEF_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -261,6 +261,12 @@ def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
     assert person_run(run, person, voiced=False, echo_possible=True) == run  # a gap between syllables
     assert person_run(run, echo, voiced=True, echo_possible=True) == 0  # an echo's burst, then echo again
     assert person_confirmed(person_run(run, person, voiced=True, echo_possible=True))
+
+
+def test_a_voice_left_unconfirmed_is_brief_under_twice_the_frames_that_confirm_one():
+    """A word or two, or a fragment of echo that faded with the pause; not a sentence the echo blurred."""
+    assert brief(0) and brief(BRIEF_FRAMES - 1) and not brief(BRIEF_FRAMES)
+    assert BRIEF_FRAMES > PERSON_FRAMES
 
 
 def test_speech_begun_while_echo_is_possible_stops_nothing_until_it_holds_a_person():

@@ -17,6 +17,7 @@ from typing import Iterator
 
 import numpy as np
 
+from audio.echo_decision import brief
 from audio.endpointer import Signal, Step
 from audio.listener import Listener
 from audio.sinks import AudioSink
@@ -199,7 +200,9 @@ class TurnLoop:
         on speech held before, once there is one."""
         audible = planner.replying is not None and self.sink.playing
         if echo == "unsure":  # a person too brief to confirm on levels, ended: its words decide, now
-            if not (audible and self.overlap.hold(planner.turn_id, listener.endpointer.voiced_frames, brief=True)):
+            # its words decide, not its length (Hearth's own words heard back are echo however long)
+            held = audible and self.overlap.hold(planner.turn_id, 0, brief=brief(listener.endpointer.voiced_frames))
+            if not held:
                 return Step(Signal.NONE), False, Ruling(False, "echo")  # no words to judge by: echo, as it was
             step, ruling = self.overlap.judge(step, voiced, lambda: utterance.audio)
             return step, False, ruling
