@@ -300,6 +300,27 @@ def test_a_suspect_that_looked_like_a_person_and_then_like_echo_keeps_the_reply_
     assert guard.judge(end, voiced=False, turn_id=2) == (end, "unsure")
 
 
+def test_after_a_pause_for_a_suspect_that_ended_unconfirmed_only_a_confirmed_person_pauses_the_reply_for_a_while():
+    """Played on after a pause for its own echo, a live reply was paused for its echo six times more:
+    for WARY_SECONDS the next suspect pauses it only once it is a person."""
+    from assistant.pipeline.echo_guard import WARY_SECONDS
+
+    clock = FakeClock()
+    guard = EchoGuard("speakers", sink=None, clock=clock, monitor=_Monitor(FrameLevels(1e-3, 8e-4, 1e-2, True)))
+    list(guard.frames([FRAME] * 4))
+
+    def suspect_for(frames: int) -> list[str]:
+        guard.judge(Step(Signal.SPEECH_START, first_frame=3), voiced=True, turn_id=1)
+        return [guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] for _ in range(frames)]
+
+    assert "pause" in suspect_for(PAUSE_FRAMES)
+    guard.judge(Step(Signal.DISCARD), voiced=False, turn_id=2)
+    clock.t += WARY_SECONDS - 1
+    assert suspect_for(PERSON_FRAMES - 1) == [""] * (PERSON_FRAMES - 2) + ["person"]  # (the loop pauses it then)
+    clock.t += 1
+    assert "pause" in suspect_for(PAUSE_FRAMES)
+
+
 def test_a_suspect_that_ends_without_holding_a_person_is_dropped_as_echo():
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=_Monitor(FrameLevels(1e-3, 1e-5, 1e-2, True)))
     list(guard.frames([FRAME] * 4))  # four frames heard at these levels

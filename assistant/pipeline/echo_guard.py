@@ -9,7 +9,7 @@ is paused, and once PERSON_FRAMES do a person is confirmed (whose words then dec
 reply stops, assistant/pipeline/overlap.py). A voiced frame of echo in between starts the count
 again; the reply stays paused until the suspect ends (an echo, with nothing playing, soon does:
 played on and paused again at each frame of echo, the reply stuttered, heard again from a little
-before each pause). A suspect that ends unconfirmed is dropped (TurnSkipped "echo"), without a
+before each pause), and for WARY_SECONDS after, only a confirmed person pauses it again. A suspect that ends unconfirmed is dropped (TurnSkipped "echo"), without a
 transcript or a reply, and the reply plays on. One that ends while the reply is paused for it may
 have been a person too brief to confirm ("wait", "no"): only words that ask Hearth to stop stop it
 (an echo's few words, paused, ended so too, and Whisper heard them as anything: "I'll since the
@@ -44,6 +44,10 @@ from assistant.config import ECHO_GUARD_ALIASES
 log = logging.getLogger(__name__)
 
 ECHO_TURNS = 100  # how far back a turn's transcript may still be judged
+# After a suspect the reply was paused for ended unconfirmed (most often Hearth's own echo), the
+# reply is paused again only for a confirmed person for this long: played on after such a pause, a
+# live reply at 35% was paused for its own echo six times more, each a second or two of silence.
+WARY_SECONDS = 5.0
 HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is ignored
 
 
@@ -74,6 +78,8 @@ class EchoGuard:
         self._suspect: _Suspect | None = None
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the hearing stage
+        self._clock = clock
+        self._wary_until = float("-inf")  # until then, only a confirmed person pauses the reply
         self.dropped = 0  # utterances dropped as echo on their levels
 
     def frames(self, frames: Iterator[Frame]) -> Iterator[Frame]:
@@ -117,6 +123,8 @@ class EchoGuard:
         if suspect is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._suspect = None
+                if suspect.paused:
+                    self._wary_until = self._clock.now() + WARY_SECONDS
                 if signal is Signal.ENDPOINT and suspect.paused:
                     return step, "unsure"
                 self.dropped += 1
@@ -125,7 +133,7 @@ class EchoGuard:
             if person_confirmed(suspect.run):
                 self._suspect = None
                 return Step(Signal.NONE), "person"
-            if person_suspected(suspect.run) and not suspect.paused:
+            if person_suspected(suspect.run) and not suspect.paused and self._clock.now() >= self._wary_until:
                 suspect.paused = True
                 return Step(Signal.NONE), "pause"
             return Step(Signal.NONE), ""
