@@ -9,11 +9,12 @@ is paused, and once PERSON_FRAMES do a person is confirmed (whose words then dec
 reply stops, assistant/pipeline/overlap.py). A voiced frame of echo in between starts the count
 again; the reply stays paused until the suspect ends (an echo, with nothing playing, soon does:
 played on and paused again at each frame of echo, the reply stuttered, heard again from a little
-before each pause), and for WARY_SECONDS after, only a confirmed person pauses it again. A suspect that ends unconfirmed is dropped (TurnSkipped "echo"), without a
-transcript or a reply, and the reply plays on. One that ends while the reply is paused for it may
-have been a person too brief to confirm ("wait", "no"): only words that ask Hearth to stop stop it
-(an echo's few words, paused, ended so too, and Whisper heard them as anything: "I'll since the
-boy."). A few frames are never enough: an
+before each pause), and for WARY_SECONDS after, only a confirmed person pauses it again. A suspect
+that ends unconfirmed is dropped (TurnSkipped "echo"), without a transcript or a reply, and the
+reply plays on. One that ends while the reply is paused for it may have been a person too brief to
+confirm ("wait", "no"): its words decide, and if it was brief (audio/echo_decision.brief) only
+words that ask Hearth to stop stop it (an echo's few words, paused, ended so too, and Whisper heard
+them as anything: "I'll since the boy."). A few frames are never enough: an
 echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
 piece of the reply a sound server carried back late) looks like a person for a while. A frame the
 canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
