@@ -76,8 +76,9 @@ def enrolment_intent(text: str) -> str | None:
 # greeting, "Hi, I'm Dana"; a bare "I'm Canadian" or "it's Max" (their dog) names no one new.
 _OWN_NAME_PATTERNS = [
     _MY_NAME_IS, _THE_NAME_IS, _CALL_ME,
-    (re.compile(rf"\b(?i:hi|hello|hey)\b(?:[,!.]?\s+(?i:hearth|there))?[,!.]?\s+(?i:i)(?:'m| am){_FILL}{_NAME}"),
-     True, True),
+    # (Hearth greeted by any word: its name is often misheard, "Hi Har, I'm Priya", live)
+    (re.compile(rf"\b(?i:hi|hello|hey)\b(?:[,!.]?\s+(?:(?i:hearth|there)|[A-Z][\w'’-]*))?[,!.]?\s+(?i:i)(?:'m| am)"
+                rf"{_FILL}{_NAME}"), True, True),
 ]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from text.phrases import topic_of, verb_after
-from text.words import split_sentences
+from text.words import opening_greeting, split_sentences
 from wordfreq import zipf_frequency
 
 from . import lexicon as lx
@@ -157,7 +157,8 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
     scores = schema_scores(text)
     dominant = max(scores, key=scores.get) if scores else None
     mentions: dict[str, Mention] = {}
-    ignore = {n.lower() for n in self_names} | lx.ASSISTANT_NAMES  # who speaks, and who is spoken to
+    # who speaks, and who is spoken to: Hearth, by its name or by whatever word a greeting gave it
+    ignore = {n.lower() for n in self_names} | lx.ASSISTANT_NAMES | {opening_greeting(text)[1].lower()} - {""}
 
     def add(name: str, schema: str, start: int, named: bool, aliases=()) -> Mention | None:
         name = name.strip()

@@ -10,7 +10,7 @@ from lemminflect import getInflection
 
 from text.phrases import lacks_subject, present_verb
 from text.questions import is_question
-from text.words import split_sentences
+from text.words import opening_greeting, split_sentences
 
 from .dates import DateMention, absolutise
 
@@ -64,8 +64,24 @@ def informative(text: str) -> list[str]:
     """The turn's sentences that carry information: no questions, no greetings or small talk, none
     whose subject was not heard ("Is coming at Christmas." was written as a memory and a feeling);
     a turn with none is kept as a raw turn but makes no memory item."""
-    return [s for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)
-            and not lacks_subject(s)]
+    kept = [_ungreeted(s) for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)]
+    return [s for s in kept if s and not lacks_subject(s)]
+
+
+# "I'm Priya, " after a greeting: the person introducing themselves (their name is learned apart,
+# memory/enrolment.own_name_given), not what they went on to tell
+_INTRODUCTION = re.compile(r"^(?:(?i:i['’]m|i am|my name is|my name['’]s|this is)\s+[A-Z][\w'’-]*\s*(?:[,.!;]\s*|$))?")
+
+
+def _ungreeted(sentence: str) -> str:
+    """The sentence without the greeting it opens with, and the introduction after it ("Hi Har,
+    I'm Priya, my daughter…": Hearth greeted, its name misheard, was noted as someone they know)."""
+    end, _ = opening_greeting(sentence)
+    if not end:
+        return sentence
+    rest = sentence[end:]
+    rest = rest[_INTRODUCTION.match(rest).end():]
+    return rest[:1].upper() + rest[1:]
 
 
 def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45) -> str:
@@ -81,5 +97,7 @@ def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45)
     fact = " ".join(words).strip()
     if name:
         fact = third_person(fact, name)
-        fact = re.sub(rf"\b{re.escape(name)} is {re.escape(name)}\b[.!]?\s*", "", fact)  # "I'm Dana." says nothing
+        # "I'm Dana." says nothing, nor "I'm Dana, my daughter…"'s first clause
+        fact = re.sub(rf"\b{re.escape(name)} is {re.escape(name)}\b[.!,]?\s*", "", fact)
+        fact = fact[:1].upper() + fact[1:]
     return fact.rstrip(".!? ")

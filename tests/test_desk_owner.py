@@ -19,6 +19,7 @@ from memory.enrolment import own_name_given
     ("My name is Sam Lee.", "Sam Lee"),
     ("Hello, I am Priya and this is my first time.", "Priya"),
     ("Oh, and call me Dee.", "Dee"),
+    ("Hi Har, I'm Priya, my daughter Sam just started school.", "Priya"),  # Hearth's name misheard (live)
 ])
 def test_the_name_someone_says_is_theirs(said, name):
     assert own_name_given(said) == name

@@ -249,6 +249,17 @@ def test_mentions_ignore_sentence_words_and_self():
     assert ms == []
 
 
+def test_the_one_a_greeting_greets_is_hearth_whatever_its_name_was_heard_as():
+    """"Hi Har, I'm Priya, my daughter Sam…" (live): "Har" was Hearth misheard, filed as someone
+    Priya knows, with everything she said after under it."""
+    said = "Hi Har, I'm Priya, my daughter Sam just started school this week."
+    assert [m.name for m in extract.find_mentions(said, [], ("Priya",))] == ["Sam", "school"]
+    assert noting.fact_of(said, "Priya", []) == "Priya's daughter Sam just started school this week"
+    assert noting.fact_of("Good morning, Hearth. My dog Max is limping.", "Dana", []) == "Dana's dog Max is limping"
+    # a name told of after a greeting is still theirs
+    assert [m.name for m in extract.find_mentions("Hi, Anna came to visit.", [])] == ["Anna"]
+
+
 def test_one_of_a_kind_after_an_article_is_no_name():
     # Whisper wrote "I'm a Postman now": taken for a name, the new job was filed apart from the old
     said = "I'm a Plumber now, and Ruth taught me everything."

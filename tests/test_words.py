@@ -79,3 +79,13 @@ def test_a_question_ends_sooner_even_on_a_word_that_would_leave_a_statement_hang
 ])
 def test_date_arithmetic(text, said_on, expected):
     assert resolve_dates(text, said_on)[0].when == expected
+
+
+def test_a_greeting_that_opens_a_turn_and_the_one_it_greets():
+    from text.words import opening_greeting
+    said = "Hi Har, I'm Priya."
+    assert opening_greeting(said) == (len("Hi Har, "), "Har")  # Hearth's name misheard (live)
+    assert opening_greeting("Good morning, Hearth. My dog…")[1] == "Hearth"
+    assert opening_greeting("Hello there! My dog…") == (len("Hello there! "), "")
+    assert opening_greeting("Hey, Mum said no.") == (len("Hey, "), "")  # Mum is told of, not greeted
+    assert opening_greeting("Hiking is fun.") == (0, "") and opening_greeting("Hi Sam started school") == (0, "")

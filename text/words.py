@@ -123,3 +123,20 @@ def count_phrase(n: int, unit: str) -> str:
     """'one day', 'three weeks', '25 years'."""
     word = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
     return f"{word} {unit}{'s' if n != 1 else ''}"
+
+
+# A greeting that opens a turn, and the one it greets: "Hi Hearth, …", "Hey Har, …" (Hearth's name
+# misheard, live), "Good morning, …". Whoever is greeted is the one listening: Hearth, however its
+# name was heard; never someone the turn tells of.
+_GREETING = re.compile(r"^\W*(?i:hi|hiya|hey|hello|good (?:morning|afternoon|evening)|morning|evening)"
+                       r"(?:[,!]?\s+(?P<greeted>(?i:there)|[A-Z][\w'’-]*))?\s*[,!.]\s*")
+
+
+def opening_greeting(text: str) -> tuple[int, str]:
+    """Where a greeting that opens the text ends (0 where none does), and the word for the one it
+    greets ("Har" of "Hi Har, I'm Priya"; "" where none is named or it is "there")."""
+    m = _GREETING.match(text)
+    if m is None:
+        return 0, ""
+    greeted = m.group("greeted") or ""
+    return m.end(), "" if greeted.lower() == "there" else greeted
