@@ -108,21 +108,42 @@ _TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'
                        r"got|get|getting|totally|super|just)\b\s*)+$", re.I)
 
 
-def find_emotion(text: str) -> tuple[str, re.Match] | None:
-    """The first stated (not negated) emotion in the text, with its match; implied ones only when none is stated."""
-    best, implied = None, None
+# Someone else's feeling, told of: "She was nervous", "my son is so excited", "Sam felt awful" say how
+# they felt, not how the speaker does ("It's so frustrating" is the speaker's own)
+_BE = r"(?:\s+(?:was|is|were|are|seemed|seems|looked|looks|felt|feels|got|gets)|['’]s)"
+_ANOTHERS = re.compile(r"(?:(?:\b(?i:she|he|they)|\b(?i:my|our|his|her)\s+[a-z]+)" + _BE + "?"
+                       r"|\b(?!It\b|That\b|This\b|There\b|What\b|How\b)[A-Z][a-z]+" + _BE + ")"
+                       r"(?:\s+(?:so|really|very|a bit|quite|pretty|a little|super|rather|absolutely|just))*\s+$")
+# "…, but she loved it": a feeling said after "but" is the one the speaker ends on
+_CONTRAST = re.compile(r"\bbut\b", re.I)
+
+
+def _stated(text: str) -> tuple[list[tuple[str, re.Match]], list[tuple[str, re.Match]]]:
+    """Each label's first match that is not negated nor another's, stated and implied apart."""
+    stated, implied = [], []
     for label, pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            if _NEGATION.search(text[:m.start()][-30:]):
+            before = text[:m.start()]
+            if _NEGATION.search(before[-30:]) or _ANOTHERS.search(before[-40:]):
                 continue
-            if m.group(0).lower() in _IMPLIED:
-                if implied is None or m.start() < implied[1].start():
-                    implied = (label, m)
-                continue
-            if best is None or m.start() < best[1].start():
-                best = (label, m)
-            break
-    return best or implied
+            (implied if m.group(0).lower() in _IMPLIED else stated).append((label, m))
+            if m.group(0).lower() not in _IMPLIED:
+                break
+    return stated, implied
+
+
+def find_emotion(text: str) -> tuple[str, re.Match] | None:
+    """The first stated (not negated) emotion in the text, with its match, unless one that goes the
+    other way follows a "but" ("nervous at first, but she loved it"); implied ones only when none is
+    stated."""
+    stated, implied = _stated(text)
+    first = min(stated, key=lambda found: found[1].start(), default=None)
+    if first is not None:
+        turns = [c.start() for c in _CONTRAST.finditer(text) if c.start() > first[1].start()]
+        later = [found for found in stated if turns and found[1].start() > turns[-1]
+                 and valence_of(found[0]) * valence_of(first[0]) < 0]
+        return min(later, key=lambda found: found[1].start()) if later else first
+    return min(implied, key=lambda found: found[1].start(), default=None)
 
 
 def main_event(text: str) -> str:

@@ -125,6 +125,22 @@ def test_affect_and_cause(text, label, cause_word):
     assert cause_word in (found.cause or "").lower(), found
 
 
+@pytest.mark.parametrize("text", [
+    "She was nervous on the first morning, but she loved her teacher.",  # (met live as "That sounds worrying.")
+    "My son is so excited about Christmas.",
+    "Sam felt sad when the holidays ended.",
+])
+def test_a_feeling_told_of_someone_else_is_not_the_speakers(text):
+    assert affect.detect_affect(text) is None
+
+
+def test_a_feeling_after_but_is_the_one_the_speaker_ends_on():
+    assert affect.detect_affect("I was nervous on the first morning, but I loved it.").label == "happy"
+    assert affect.detect_affect("I'm tired but happy.").label == "happy"
+    assert affect.detect_affect("I was worried but not anymore.").label == "worried"  # no feeling after it
+    assert affect.detect_affect("I'm happy with the flat but the rent worries me.").label == "worried"
+
+
 @pytest.mark.parametrize("text, label, cause", [
     # everyday words for a feeling, each under its basic one
     ("I'm so pleased with the new kitchen.", "happy", "with the new kitchen"),
