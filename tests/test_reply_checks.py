@@ -284,6 +284,10 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     # a worry told is not waved away; good news may be normal
     assert "That's normal" in rc.unearned_openings("I'm a bit worried, Max has been limping since Sunday.")
     assert "That's normal" not in told and "That's normal" not in rc.unearned_openings("I'm so happy today!")
+    # an idea is praised only where one was put forward ("That sounds like a good idea." to a first day
+    # at school, live)
+    assert "That sounds like a good idea" in rc.unearned_openings("She loved her teacher on the first day.")
+    assert "That sounds like a good idea" not in rc.unearned_openings("I think I'll take the train tomorrow.")
 
 
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():
@@ -695,6 +699,11 @@ def test_what_another_of_theirs_does_is_not_told_them_as_theirs():
     assert not gives_them_anothers("That's wonderful, she must be relieved.", home)
     assert not gives_them_anothers("You are going to the station to meet her.",
                                    "My sister is coming and I'm going to the station to meet her.")
+    # done with no "is" or "has" before it: "started" (told "you're starting school", live)
+    school = "Hi Har, I'm Priya, my daughter Sam just started school this week."
+    assert gives_them_anothers("It's great to hear that you're starting school.", school)
+    assert not gives_them_anothers("It's great that your daughter is starting school.", school)
+    assert not gives_them_anothers("You started a new job!", "I started a new job and my son loves it.")
     # a place is no one who does anything (replies benchmark)
     assert not gives_them_anothers("You're moving to Bristol for your partner's job.",
                                    "I moved from Leeds to Bristol last month for my partner's job.")

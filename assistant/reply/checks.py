@@ -158,6 +158,12 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
                              r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
 
 
+# What may be called a good idea: a plan, a wish, a suggestion or a question of what to do
+_PROPOSED = re.compile(r"\b(?:i(?:'m| am) (?:thinking|going to|planning|hoping)|i (?:think i'll|might|want to|plan|"
+                       r"would like|hope to)|i'll|i will|i'd like|we (?:could|should|might|will)|we'll|let's|maybe|"
+                       r"perhaps|should i|shall i|what if|how about|plan|idea|going to|thinking of|decided)\b", re.I)
+
+
 _GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
 
 
@@ -194,6 +200,11 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
     openings += list(DISMISSALS) if told_of_trouble(heard) else []
+    # an idea praised where none was put forward: "That sounds like a good idea." to a daughter's first
+    # morning at school (live)
+    openings += [] if _PROPOSED.search(heard) else [
+        f"{lead} {quality} {what}" for lead in ("That sounds like a", "That is a") for quality in ("good", "great")
+        for what in ("idea", "plan", "choice", "decision")] + ["Good idea", "Great idea"]
     # once it has said "You're" (or "You've") the model goes on with a stock phrase all the same
     # ("You're doing great!", "You've been doing great!", "You're not worried, Max!"): the
     # contractions are kept from it, "You were…" is not

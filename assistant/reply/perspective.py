@@ -16,7 +16,7 @@ from memory.enrolment import enrolment_intent, words_given_as_name
 from memory.lexicon import KIND_WORDS
 from memory.noting import PLACEHOLDER_NAMES
 from memory.ranking import content_words
-from text.phrases import readings
+from text.phrases import past_tense, readings
 from text.questions import asks, asks_who, who_does
 from text.words import TIME_WORDS
 
@@ -198,7 +198,7 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
     if not any(m.group(0) != own_name for m in _ANOTHER.finditer(heard)) or _TOGETHER.search(heard) or asks(heard):
         return []
     theirs = {m.group(1).lower()[:4] for pattern in (_I_CLAUSE, _I_MODAL) for m in pattern.finditer(heard)}
-    said = {w[:4] for w in _DONE.findall(heard.lower()) if len(w) > 3}
+    said = {w[:4] for w in _DONE.findall(heard.lower()) + _done_plainly(heard) if len(w) > 3}
     found = [m.group(0) for m in _YOU_DO.finditer(reply)
              if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
              and m.group(1).lower()[:4] in said - theirs]
@@ -207,6 +207,26 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
     done = _pairs_after(_SOMEONE, heard) - _pairs_after(_I_CLAUSE, heard)
     return found + [m.group(0) for m in _YOU_DO.finditer(reply)
                     if m.group(0) not in found and _pairs_after(_YOU_DO, m.group(0) + reply[m.end():]) & done]
+
+
+_PASSED_OVER = {"just", "really", "also", "finally", "still", "now", "only", "already"}
+
+
+def _done_plainly(heard: str) -> list[str]:
+    """The verb said right after another of theirs, with no "is" or "has" before it: "started" of
+    "my daughter Sam just started school" (told "you're starting school", live)."""
+    verbs = []
+    for m in _SOMEONE.finditer(heard):
+        words = re.findall(r"[A-Za-z']+", heard[m.end():])[:4]
+        if words and words[0][:1].isupper():  # the one named: "my daughter Sam"
+            words = words[1:]
+        verb = next((w.lower() for w in words if w.lower() not in _PASSED_OVER), "")
+        if past_tense(verb) or verb.endswith("s") and "VERB" in readings(verb) and verb not in _NOT_DONE:
+            verbs.append(verb)
+    return verbs
+
+
+_NOT_DONE = {"is", "was", "has", "does", "says"}  # a verb that says what is, not what they did
 
 
 def _pairs_after(subject: re.Pattern, text: str) -> set[tuple[str, str]]:
