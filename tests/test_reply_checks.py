@@ -247,6 +247,15 @@ def test_a_name_they_gave_another_of_theirs_is_not_given_to_one_asked_about():
     assert not kn.names_another("Your brother is Sam.", told)
     assert not kn.names_another("Your mother is called Rose.", told)  # mum, mom, mother: one relation
     assert not kn.names_another("Your dog is Max.", told)  # a name not given to anyone (invents_names' matter)
+    # said beside the kind: "Your dog Sam is named Sam." to "What is my dog called?" (misheard, live)
+    assert kn.names_another("Your dog Sam is named Sam.", told) and kn.names_another("Your little dog Chloe.", told)
+    assert not kn.names_another("Your brother Sam is coming.", told)
+    assert not kn.names_another("Your visit with Sam went well.", told)  # no kind of someone
+
+
+def test_a_name_said_as_its_own_name_is_said_once():
+    assert kn.named_once("Your daughter Sam is called Sam.") == "Your daughter is called Sam."  # (live)
+    assert kn.named_once("Your daughter Sam is called Lily.") == "Your daughter Sam is called Lily."
 
 
 def test_what_the_notes_say_they_did_is_turned_to_you():
@@ -288,6 +297,9 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     # at school, live)
     assert "That sounds like a good idea" in rc.unearned_openings("She loved her teacher on the first day.")
     assert "That sounds like a good idea" not in rc.unearned_openings("I think I'll take the train tomorrow.")
+    # kindness is for what they did for Hearth ("You are very kind and supportive." to the same, live)
+    assert "You are very kind" in rc.unearned_openings("She loved her teacher on the first day.")
+    assert "You are very kind" not in rc.unearned_openings("I brought you some flowers.")
 
 
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():

@@ -19,7 +19,8 @@ from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
 from assistant.reply.checks import unearned_openings
-from assistant.reply.knowing import borrows, invents_names, invents_numbers, names_another, tells_untold
+from assistant.reply.knowing import (borrows, invents_names, invents_numbers, named_once, names_another,
+                                     tells_untold)
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.perspective import gives_another_theirs, own_names, their_name_for_another
@@ -105,7 +106,7 @@ class Generator:
 
         @cache  # a piece is judged as it would be voiced, then voiced: one repair for both
         def voiced(piece: str) -> str:
-            return repaired(spoken_form(piece), name or "", said, notes)
+            return named_once(repaired(spoken_form(piece), name or "", said, notes))
 
         def unfounded(piece: str) -> bool:
             """The examples' notes, a number or a name nobody said, or the person's own name, or one they

@@ -158,6 +158,7 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
                              r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
 
 
+_TO_HEARTH = re.compile(r"\byou\b", re.I)  # said to Hearth, of Hearth: a kindness of theirs may be for it
 # What may be called a good idea: a plan, a wish, a suggestion or a question of what to do
 _PROPOSED = re.compile(r"\b(?:i(?:'m| am) (?:thinking|going to|planning|hoping)|i (?:think i'll|might|want to|plan|"
                        r"would like|hope to)|i'll|i will|i'd like|we (?:could|should|might|will)|we'll|let's|maybe|"
@@ -191,6 +192,11 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     openings: list[str] = ["That's a good question", "That is a good question", "Good question", "Great question",
                            "What a great question"]
     openings += [] if thanked else ["You are welcome", "You are very welcome"]
+    # kindness is thanked for what they did for Hearth or offered it: "You are very kind and supportive."
+    # to a daughter's first morning at school (live)
+    openings += [] if thanked or _TO_HEARTH.search(heard) else [
+        "You are very kind", "You are so kind", "That is very kind of you", "That is so kind of you",
+        "How kind of you"]
     openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
                                   "That is right", "Exactly",
                                   # heard on replies runs: "You are very right." to a deadline moved, "You

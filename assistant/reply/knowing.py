@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from memory.extract import named_relations
-from memory.lexicon import ASSISTANT_NAMES, RELATION_GROUP
+from memory.lexicon import ASSISTANT_NAMES, KIND_WORDS, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
 from text.phrases import readings
 from text.questions import asks
@@ -134,18 +134,32 @@ def borrows(sentence: str, props: frozenset[str], conversation: str) -> bool:
     return any(word[:4] not in said for word in content_words(sentence) & props)
 
 
-_GIVEN_NAME = re.compile(r"\b(?i:your)\s+([a-z]+)(?:\s+is|['’]s\s+name\s+is|\s+is\s+(?:called|named))\s+([A-Z][a-z]+)\b"
-                         r"|\b([A-Z][a-z]+)\s+is\s+your\s+([a-z]+)\b")
+# "your wife is Sam", "your dog is called Sam", "your dog Sam", "Sam is your dog"
+_GIVEN_NAME = re.compile(r"\b(?i:your)\s+(?:(?!is\b|was\b)[a-z]+\s+)?(?P<kind>(?!is\b|was\b)[a-z]+)"
+                         r"(?:\s+(?:is|was)|['’]s\s+name\s+is)?(?:\s+(?:called|named))?\s+(?P<name>[A-Z][a-z]+)\b"
+                         r"|\b(?P<name2>[A-Z][a-z]+)\s+is\s+your\s+(?P<kind2>[a-z]+)\b")
 
 
 def names_another(sentence: str, conversation: str) -> bool:
     """Whether a sentence gives someone of theirs the name they gave another of theirs: "Your wife
     is Sam." with "my brother Sam" told (on a replies run, asked the name of a wife never spoken
-    of). A small model reaches for a name in its prompt when it has none to give."""
+    of), "Your dog Sam is named Sam." with "my daughter Sam" told (asked of a dog, live). A small
+    model reaches for a name in its prompt when it has none to give."""
     known = named_relations(conversation)
     for m in _GIVEN_NAME.finditer(sentence):
-        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        kind, name = (m.group("kind"), m.group("name")) if m.group("name") else (m.group("kind2"), m.group("name2"))
         kinds = known.get(name)
-        if kinds and kind.lower() not in kinds and not kinds & RELATION_GROUP.get(kind.lower(), set()):
+        if kinds and kind.lower() in KIND_WORDS and kind.lower() not in kinds and not kinds & RELATION_GROUP.get(kind.lower(), set()):
             return True
     return False
+
+
+
+# "Your daughter Sam is called Sam.": the name said twice, once where the answer begins
+_NAMED_TWICE = re.compile(r"\b([Yy]our\s+(?:[a-z]+\s+){1,2})([A-Z][a-z]+)\s+((?:is|was)\s+(?:called|named)\s+)\2\b")
+
+
+def named_once(piece: str) -> str:
+    """The piece with a name said as its own name told once: "Your daughter Sam is called Sam." ->
+    "Your daughter is called Sam." (a small model's answer to "What is my daughter called?", live)."""
+    return _NAMED_TWICE.sub(r"\1\3\2", piece)
