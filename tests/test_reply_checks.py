@@ -655,6 +655,9 @@ def test_a_reply_that_greets_hearth_itself_is_begun_again():
     assert rc.bad_start("Hi Harris! You're welcome.", "Hi, Harris, I'm Sam.")
     assert not rc.bad_start("Hi Sam! Nice to meet you.", "Hi, Harris, I'm Sam.")
     assert not rc.greets_itself("Hi Sam!", "Hi Sam, it's me.")  # no name given for themselves: theirs, maybe
+    # not even as the last try: "Hello, Harris!" was the whole reply to a son's broken arm (live)
+    broken = "Hello, Harris, I am Marco. My son Leo broke his arm at football yesterday."
+    assert rc.unsayable("Hello, Harris!", broken) and not rc.unsayable("Hello, Marco!", broken)
 
 
 def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():

@@ -273,7 +273,8 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
     feeling they did not tell, what another of theirs does told as theirs ("you're coming to visit"),
     they as one of theirs ("You are the new kitten."), or praise of how they are doing ("You are
     doing well," to three night shifts in a row, heard live); a cheer of bad news or a trouble
-    waved away.
+    waved away; Hearth greeting itself ("Hello, Harris!", its name misheard, as the whole of a
+    last try, live).
     The rest of bad_start's are weaker replies than a try could give, not wrong ones."""
     return (is_refusal(start) or has_layout(start) or copies(start, heard, earlier) or negates(start, heard)
             or recites(start, heard, known) or answers_another(start, heard, known)
@@ -282,7 +283,8 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or not_told(start) and not asks(heard) or disowns(start, heard) or takes_their_introduction(start, heard)
             or tells_their_feeling(start, heard) or gives_them_anothers(start, heard)
             or makes_them_theirs(start, [known, heard])
-            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard))
+            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard)
+            or greets_itself(start, heard))
 
 
 def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
