@@ -119,7 +119,8 @@ _CONTRAST = re.compile(r"\bbut\b", re.I)
 
 
 def _stated(text: str) -> tuple[list[tuple[str, re.Match]], list[tuple[str, re.Match]]]:
-    """Each label's first match that is not negated nor another's, stated and implied apart."""
+    """Each label's matches that are neither negated nor someone else's feeling, stated (the first
+    only) and implied apart."""
     stated, implied = [], []
     for label, pattern in _PATTERNS:
         for m in pattern.finditer(text):
@@ -133,9 +134,9 @@ def _stated(text: str) -> tuple[list[tuple[str, re.Match]], list[tuple[str, re.M
 
 
 def find_emotion(text: str) -> tuple[str, re.Match] | None:
-    """The first stated (not negated) emotion in the text, with its match, unless one that goes the
-    other way follows a "but" ("nervous at first, but she loved it"); implied ones only when none is
-    stated."""
+    """The first stated emotion in the text (not negated, the speaker's own), with its match, unless
+    one that goes the other way follows a "but" ("nervous at first, but I loved it"); implied ones
+    only when none is stated."""
     stated, implied = _stated(text)
     first = min(stated, key=lambda found: found[1].start(), default=None)
     if first is not None:

@@ -70,7 +70,8 @@ def informative(text: str) -> list[str]:
 
 # "I'm Priya, " after a greeting: the person introducing themselves (their name is learned apart,
 # memory/enrolment.own_name_given), not what they went on to tell
-_INTRODUCTION = re.compile(r"^(?:(?i:i['’]m|i am|my name is|my name['’]s|this is)\s+[A-Z][\w'’-]*\s*(?:[,.!;]\s*|$))?")
+_INTRODUCTION = re.compile(r"^(?:(?i:i['’]m|i am|my name is|my name['’]s|this is)\s+[A-Z][\w'’-]*"
+                           r"\s*(?:[,.!;]\s*|$))?")
 
 
 def _ungreeted(sentence: str) -> str:

@@ -149,10 +149,10 @@ def names_another(sentence: str, conversation: str) -> bool:
     for m in _GIVEN_NAME.finditer(sentence):
         kind, name = (m.group("kind"), m.group("name")) if m.group("name") else (m.group("kind2"), m.group("name2"))
         kinds = known.get(name)
-        if kinds and kind.lower() in KIND_WORDS and kind.lower() not in kinds and not kinds & RELATION_GROUP.get(kind.lower(), set()):
+        kind = kind.lower()
+        if kinds and kind in KIND_WORDS and kind not in kinds and not kinds & RELATION_GROUP.get(kind, set()):
             return True
     return False
-
 
 
 # "Your daughter Sam is called Sam.": the name said twice, once where the answer begins

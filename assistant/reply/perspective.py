@@ -210,6 +210,7 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
 
 
 _PASSED_OVER = {"just", "really", "also", "finally", "still", "now", "only", "already"}
+_NOT_DONE = {"is", "was", "has", "does", "says"}  # a verb that says what is, not what they did
 
 
 def _done_plainly(heard: str) -> list[str]:
@@ -224,9 +225,6 @@ def _done_plainly(heard: str) -> list[str]:
         if past_tense(verb) or verb.endswith("s") and "VERB" in readings(verb) and verb not in _NOT_DONE:
             verbs.append(verb)
     return verbs
-
-
-_NOT_DONE = {"is", "was", "has", "does", "says"}  # a verb that says what is, not what they did
 
 
 def _pairs_after(subject: re.Pattern, text: str) -> set[tuple[str, str]]:
