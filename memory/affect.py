@@ -127,10 +127,16 @@ def _stated(text: str) -> tuple[list[tuple[str, re.Match]], list[tuple[str, re.M
             before = text[:m.start()]
             if _NEGATION.search(before[-30:]) or _ANOTHERS.search(before[-40:]):
                 continue
-            (implied if m.group(0).lower() in _IMPLIED else stated).append((label, m))
-            if m.group(0).lower() not in _IMPLIED:
+            if m.group(0).lower() in _IMPLIED:
+                implied.append((label, m))
+            else:
+                stated.append((label, m))
                 break
     return stated, implied
+
+
+def _at(found: tuple[str, re.Match]) -> int:
+    return found[1].start()
 
 
 def find_emotion(text: str) -> tuple[str, re.Match] | None:
@@ -138,13 +144,13 @@ def find_emotion(text: str) -> tuple[str, re.Match] | None:
     one that goes the other way follows a "but" ("nervous at first, but I loved it"); implied ones
     only when none is stated."""
     stated, implied = _stated(text)
-    first = min(stated, key=lambda found: found[1].start(), default=None)
-    if first is not None:
-        turns = [c.start() for c in _CONTRAST.finditer(text) if c.start() > first[1].start()]
-        later = [found for found in stated if turns and found[1].start() > turns[-1]
-                 and valence_of(found[0]) * valence_of(first[0]) < 0]
-        return min(later, key=lambda found: found[1].start()) if later else first
-    return min(implied, key=lambda found: found[1].start(), default=None)
+    first = min(stated, key=_at, default=None)
+    if first is None:
+        return min(implied, key=_at, default=None)
+    turn = max((c.start() for c in _CONTRAST.finditer(text)), default=-1)  # the last "but"
+    later = [found for found in stated if _at(found) > turn > _at(first)
+             and valence_of(found[0]) * valence_of(first[0]) < 0]
+    return min(later, key=_at, default=first)
 
 
 def main_event(text: str) -> str:

@@ -158,7 +158,8 @@ def find_mentions(text: str, known: list[Known], self_names: tuple[str, ...] = (
     dominant = max(scores, key=scores.get) if scores else None
     mentions: dict[str, Mention] = {}
     # who speaks, and who is spoken to: Hearth, by its name or by whatever word a greeting gave it
-    ignore = {n.lower() for n in self_names} | lx.ASSISTANT_NAMES | {opening_greeting(text)[1].lower()} - {""}
+    greeted = opening_greeting(text)[1].lower()
+    ignore = {n.lower() for n in self_names} | lx.ASSISTANT_NAMES | ({greeted} if greeted else set())
 
     def add(name: str, schema: str, start: int, named: bool, aliases=()) -> Mention | None:
         name = name.strip()
