@@ -8,6 +8,7 @@ from assistant.reply import feelings as rf
 from assistant.reply import general_checks as gc
 from assistant.reply import guard
 from assistant.reply import knowing as kn
+from assistant.reply import names as rn
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
 from text.questions import asks, asks_who, done_to_them, is_question, who_does
@@ -22,21 +23,21 @@ def test_the_words_a_person_calls_theirs():
 
 
 def test_talking_about_the_person_by_name_is_a_slip():
-    assert rp.third_person_slips("Sure! Omar remembers Pepper.", "Omar") == ["Omar remembers"]
-    assert rp.third_person_slips("Last time, Omar was worried.", "Omar") == ["Omar was"]
-    assert rp.third_person_slips("Omar's cat is called Pepper.", "Omar") == ["Omar's cat"]
+    assert rn.third_person_slips("Sure! Omar remembers Pepper.", "Omar") == ["Omar remembers"]
+    assert rn.third_person_slips("Last time, Omar was worried.", "Omar") == ["Omar was"]
+    assert rn.third_person_slips("Omar's cat is called Pepper.", "Omar") == ["Omar's cat"]
 
 
 def test_addressing_the_person_by_name_is_not():
     for reply in ("Hi Omar, your cat is Pepper.", "Your cat is called Pepper, Omar!", "Hello Omar how was the vet?",
                   "Good to hear from you, Omar."):
-        assert rp.third_person_slips(reply, "Omar") == [], reply
+        assert rn.third_person_slips(reply, "Omar") == [], reply
 
 
 def test_an_unnamed_person_is_not_the_user():
-    assert rp.third_person_slips("Me remembers that.", "me") == []
-    assert rp.third_person_slips("The user did not know.", "me") == ["The user did"]
-    assert rp.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
+    assert rn.third_person_slips("Me remembers that.", "me") == []
+    assert rn.third_person_slips("The user did not know.", "me") == ["The user did"]
+    assert rn.third_person_slips("The user's cat is Pepper.", "Omar") == ["The user's cat"]
     assert rt.second_person("The user did not know.", "", set()) == "You did not know."
     assert rt.second_person("I think the user's cat is Pepper.", "", set()) == "I think your cat is Pepper."
 
@@ -266,17 +267,17 @@ def test_what_the_notes_say_they_did_is_turned_to_you():
 
 
 def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
-    assert rp.their_name_for_another("Your daughter is named Sam.", "Sam") == ["Your daughter is named Sam"]
-    assert rp.their_name_for_another("Sam is your daughter.", "Sam") == ["Sam is your daughter"]
-    assert rp.their_name_for_another("Your new puppy's called Sam!", "sam")
-    assert rp.their_name_for_another("Your daughter's name is Sam.", "Sam")
-    assert rp.their_name_for_another("Her name is Raj.", "Raj")  # (heard on a replies run, of a grandmother)
-    assert rp.their_name_for_another("His brother is called Maria.", "Maria")  # (live, to "What is my brother called?")
+    assert rn.their_name_for_another("Your daughter is named Sam.", "Sam") == ["Your daughter is named Sam"]
+    assert rn.their_name_for_another("Sam is your daughter.", "Sam") == ["Sam is your daughter"]
+    assert rn.their_name_for_another("Your new puppy's called Sam!", "sam")
+    assert rn.their_name_for_another("Your daughter's name is Sam.", "Sam")
+    assert rn.their_name_for_another("Her name is Raj.", "Raj")  # (heard on a replies run, of a grandmother)
+    assert rn.their_name_for_another("His brother is called Maria.", "Maria")  # (live, to "What is my brother called?")
     assert rp.perspective_errors("Your daughter is named Sam.", "Sam", set())
     for fine in ("Your name is Sam.", "Your daughter is named Lily.", "Your dog is Sam's best friend.",
                  "Your daughter is lucky, Sam.", "Her name is Lily."):
-        assert not rp.their_name_for_another(fine, "Sam"), fine
-    assert not rp.their_name_for_another("Your dog is me.", "me")  # no name known: nothing to confuse
+        assert not rn.their_name_for_another(fine, "Sam"), fine
+    assert not rn.their_name_for_another("Your dog is me.", "me")  # no name known: nothing to confuse
 
 
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
@@ -447,7 +448,7 @@ def test_asked_about_someone_of_theirs_hearth_does_not_answer_as_that_one():
 
 
 def test_the_persons_names_come_from_what_they_said_and_what_they_told_before():
-    from assistant.reply.perspective import own_names
+    from assistant.reply.names import own_names
 
     notes = "4 December 2026 (yesterday):\n- I'm Dana. I just got back from a long walk with my dog Max."
     assert own_names(None, ["What is my dog called?"], notes) == {"Dana"}  # a desk whose one person has no name
@@ -668,10 +669,10 @@ def test_not_knowing_what_was_told_counts_a_word_heard_two_ways():
 
 def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():
     # "What is my name?" answered in the asker's words
-    assert rp.claims_their_name("My name is Dana.", {"Dana"}) == ["My name is Dana"]
-    assert rp.claims_their_name("Of course! I'm Dana.", {"Dana"}) == ["I'm Dana"]
-    assert not rp.claims_their_name("Hi Dana, I'm Hearth.", {"Dana"})
-    assert not rp.claims_their_name("My name is Dana.", {"me"})  # no name known: nothing to confuse
+    assert rn.claims_their_name("My name is Dana.", {"Dana"}) == ["My name is Dana"]
+    assert rn.claims_their_name("Of course! I'm Dana.", {"Dana"}) == ["I'm Dana"]
+    assert not rn.claims_their_name("Hi Dana, I'm Hearth.", {"Dana"})
+    assert not rn.claims_their_name("My name is Dana.", {"me"})  # no name known: nothing to confuse
     assert rp.perspective_errors("My name is Dana.", "Dana", set()) == ["My name is Dana"]
     assert rt.repaired("My name is Dana.", "Dana", ["What is my name?"]) == "Your name is Dana."
     assert rt.repaired("Of course, I am Dana!", "Dana", ["Who am I?"]) == "Of course, you are Dana!"
@@ -682,12 +683,12 @@ def test_the_persons_own_name_taken_as_hearths_is_a_slip_said_back_as_theirs():
 def test_the_word_they_gave_as_their_name_is_never_hearths_whatever_it_is():
     # heard live: "Priya" misheard as "period", which is no name to learn, was taken as Hearth's
     heard = "Hi, my name is parlour."
-    assert rp.takes_their_introduction("I'm parlour.", heard)
-    assert rp.takes_their_introduction("You can call me parlour.", heard)
+    assert rn.takes_their_introduction("I'm parlour.", heard)
+    assert rn.takes_their_introduction("You can call me parlour.", heard)
     assert rc.unsayable("I'm parlour.", heard)
-    assert not rp.takes_their_introduction("Nice to meet you, parlour!", heard)
-    assert not rp.takes_their_introduction("I'm Hearth, nice to meet you.", heard)
-    assert not rp.takes_their_introduction("I'm parlour.", "I sat in the parlour.")  # no name given
+    assert not rn.takes_their_introduction("Nice to meet you, parlour!", heard)
+    assert not rn.takes_their_introduction("I'm Hearth, nice to meet you.", heard)
+    assert not rn.takes_their_introduction("I'm parlour.", "I sat in the parlour.")  # no name given
 
 
 def test_a_person_known_by_no_name_is_called_by_the_one_they_gave():

@@ -23,7 +23,8 @@ from assistant.reply.knowing import (borrows, invents_names, invents_numbers, na
                                      tells_untold)
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
-from assistant.reply.perspective import gives_another_theirs, own_names, their_name_for_another
+from assistant.reply.names import own_names, their_name_for_another
+from assistant.reply.perspective import gives_another_theirs
 from assistant.reply.retold import first_person, repaired
 from assistant.reply.troubles import goes_on
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages

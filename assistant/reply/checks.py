@@ -21,8 +21,8 @@ from memory.ranking import content_words, repeats, stems, word_forms, word_set
 from assistant.reply.feelings import feels_about_another, praises_untold, tells_their_feeling
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
-from assistant.reply.perspective import (disowns, gives_them_anothers, makes_them_theirs, speaks_as_theirs,
-                                        takes_their_introduction)
+from assistant.reply.names import takes_their_introduction
+from assistant.reply.perspective import disowns, gives_them_anothers, makes_them_theirs, speaks_as_theirs
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,

@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 from memory.dates import WRITTEN_DATE_RE
 from memory.ranking import content_words, estimate_tokens, repeats, word_set
 
-from assistant.reply.perspective import UNNAMED
+from assistant.reply.names import UNNAMED
 from assistant.reply.retold import first_person
 
 SYSTEM_PROMPT = (
