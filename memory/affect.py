@@ -100,12 +100,13 @@ def clamp_valence(value) -> float:
 
 
 _IMPLIED = ("good news", "amazing", "awesome", "wonderful", "fantastic", "adorable", "feel like a new person")
-# How a feeling is introduced ("and I'm really", "it makes me"): left off the clause before a
+# How a feeling is introduced ("and I'm really", "it makes me", "I have been really": "Tom has" was
+# noted as a cause, live): left off the clause before a
 # feeling word, which may then name its cause. Not text.words.HANGING_WORDS: taking those off too
 # ("the", "my", "with") lost LoCoMo evidence (56.9% -> 55.8% on the dev split).
 _TRAILING = re.compile(r"(\s*\b(and|but|so|i|really|very|a bit|quite|honestly|i'?m|i am|i feel|i felt|feel|felt|"
                        r"it was|it's|it is|that was|he's|she's|they're|we're|was|were|is|are|been|makes me|made me|"
-                       r"got|get|getting|totally|super|just)\b\s*)+$", re.I)
+                       r"got|get|getting|totally|super|just|have|has|had|i've|we've)\b\s*)+$", re.I)
 
 
 # Someone else's feeling, told of: "She was nervous", "my son is so excited", "Sam felt awful" say how

@@ -61,10 +61,11 @@ def third_person(text: str, name: str) -> str:
 
 
 def informative(text: str) -> list[str]:
-    """The turn's sentences that carry information: no questions, no greetings or small talk, none
-    whose subject was not heard ("Is coming at Christmas." was written as a memory and a feeling);
-    a turn with none is kept as a raw turn but makes no memory item."""
-    kept = [_ungreeted(s) for s in split_sentences(text) if not is_question(s) and not _SMALLTALK.match(s)]
+    """The turn's sentences that carry information: no questions, no greetings, small talk or name
+    given alone, none whose subject was not heard ("Is coming at Christmas." was written as a memory
+    and a feeling); a turn with none is kept as a raw turn but makes no memory item."""
+    kept = [_ungreeted(s) for s in split_sentences(text)
+            if not is_question(s) and not _SMALLTALK.match(s) and not _NAME_GIVEN.match(s)]
     return [s for s in kept if s and not lacks_subject(s)]
 
 
@@ -72,6 +73,11 @@ def informative(text: str) -> list[str]:
 # memory/enrolment.own_name_given), not what they went on to tell
 _INTRODUCTION = re.compile(r"^(?:(?i:i['’]m|i am|my name is|my name['’]s|this is)\s+[A-Z][\w'’-]*"
                            r"\s*(?:[,.!;]\s*|$))?")
+
+
+# "My name is Tom.": the name, learned apart, and no more (noted "Tom's name is Tom.", and taken for the
+# cause of the feeling told after it, live)
+_NAME_GIVEN = re.compile(r"^\W*(?i:my name is|my name['’]s|call me)\s+[\w'’-]+(?:\s+[A-Z][\w'’-]*)?\W*$")
 
 
 def _ungreeted(sentence: str) -> str:
@@ -98,7 +104,7 @@ def fact_of(text: str, name: str, dates: list[DateMention], max_words: int = 45)
     fact = " ".join(words).strip()
     if name:
         fact = third_person(fact, name)
-        # "I'm Dana." says nothing, nor "I'm Dana, my daughter…"'s first clause
-        fact = re.sub(rf"\b{re.escape(name)} is {re.escape(name)}\b[.!,]?\s*", "", fact)
+        # "I'm Dana." and "My name is Dana." say nothing, nor "I'm Dana, my daughter…"'s first clause
+        fact = re.sub(rf"\b{re.escape(name)}(?:['’]s name)? is {re.escape(name)}\b[.!,]?\s*", "", fact)
         fact = fact[:1].upper() + fact[1:]
     return fact.rstrip(".!? ")

@@ -134,6 +134,16 @@ def test_a_feeling_told_of_someone_else_is_not_the_speakers(text):
     assert affect.detect_affect(text) is None
 
 
+def test_a_name_given_alone_is_no_note_and_no_cause():
+    """"My name is Tom. I have been really stressed at work this week." (live) was noted "Tom's name
+    is Tom." and its feeling's cause was "Tom has"."""
+    said = "My name is Tom. I have been really stressed at work this week."
+    assert noting.fact_of(said, "Tom", []) == "Tom has been really stressed at work this week"
+    assert noting.informative("My name is Tom.") == [] and noting.fact_of("My name is Tom.", "Tom", []) == ""
+    assert noting.informative("My name is on the list for the flat.") != []  # no name given
+    assert affect.detect_affect(said).cause is None  # nothing said of why
+
+
 def test_a_feeling_after_but_is_the_one_the_speaker_ends_on():
     assert affect.detect_affect("I was nervous on the first morning, but I loved it.").label == "happy"
     assert affect.detect_affect("I'm tired but happy.").label == "happy"
