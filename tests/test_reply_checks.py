@@ -594,6 +594,10 @@ def test_a_feeling_they_did_not_tell_handed_to_them_is_begun_again():
     assert rf.tells_their_feeling("You are very busy, but I'm glad you're feeling better.", told)
     assert not rf.tells_their_feeling("I'm glad you're feeling better.", "I'm feeling a lot better today.")
     assert not rf.tells_their_feeling("I hope you feel better soon.", "I've got a cold.")  # a wish
+    # gladness of a feeling or of being well that nobody told (live, to a report due on Friday)
+    assert rf.tells_their_feeling("I'm glad you're feeling well and excited about the job.", told)
+    assert not rf.tells_their_feeling("I'm glad you're excited!", "I'm so excited about the trip.")
+    assert not rf.tells_their_feeling("I'm glad you're home.", told)  # no feeling
     # in other words than "you are <feeling>" (heard live, to a flooded kitchen)
     assert rf.tells_their_feeling("You are experiencing a lot of stress.", told)
     assert rf.tells_their_feeling("You've been feeling down lately.", told)

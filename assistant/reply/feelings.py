@@ -25,8 +25,10 @@ _GET_BETTER = re.compile(r"\bhope\s+(?:you(?:['’]re|\s+are)?\s+)?(?:feel(?:ing
 _UNWELL = re.compile(r"\b(?:ill|sick|unwell|poorly|cold|flu|covid|fever|cough\w*|hurt\w*|pain\w*|ache\w*|sore|"
                      r"injur\w*|broke|fell|fall|hospital|surgery|operation|headache|migraine|recover\w*|"
                      r"better|symptoms?|infection|virus|tired|exhausted)\b", re.I)
-# gladness that they are better, anywhere in the reply: a recovery nobody told of
-_GLAD_BETTER = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?(better|recover\w*)", re.I)
+# gladness of how they are, anywhere in the reply: a recovery, or a feeling, nobody told of ("I'm glad
+# you're feeling well and excited about the job." to a report due on Friday, live)
+_GLAD_YOU_ARE = re.compile(r"\bglad\b[^.!?]*\byou(?:'re| are)\s+(?:feeling\s+|getting\s+)?([a-z]+)", re.I)
+_WELL = re.compile(r"^(?:better|well|recover\w*)$", re.I)
 
 
 def tells_their_feeling(piece: str, heard: str) -> bool:
@@ -42,8 +44,9 @@ def tells_their_feeling(piece: str, heard: str) -> bool:
     theirs = stems(word_set(heard))
     if _YOU_UNSURE.match(piece) and not theirs & {"sure", "unsu", "cert", "unce", "conf", "know"}:
         return True  # "You are not sure what happened to her." to a visit cancelled (live)
-    better = _GLAD_BETTER.search(piece)
-    if better and better.group(1)[:4].lower() not in theirs:
+    glad = _GLAD_YOU_ARE.search(piece)
+    if glad and (_WELL.match(glad.group(1)) or detect_affect(f"I'm {glad.group(1)}") is not None) \
+            and glad.group(1)[:4].lower() not in theirs:
         return True
     if _GET_BETTER.search(piece) and not _UNWELL.search(heard):
         return True  # "I hope you're feeling better soon." to "I am really nervous about it." (live)
