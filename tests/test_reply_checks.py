@@ -544,6 +544,9 @@ def test_heard_live_a_good_plan_to_bad_news_and_very_well_to_a_worry_are_begun_a
     told = "I have had such a long day, my manager moved the deadline again."
     assert cheers_bad_news("That sounds like a good plan.", told, lambda heard: True)
     assert not cheers_bad_news("That sounds like a good plan.", "I'm going to paint the shed.", lambda heard: False)
+    stressed = "Hi, my name is Tom. I have been really stressed at work this week."  # (live)
+    assert cheers_bad_news("It's great that you're feeling stressed.", stressed)
+    assert not cheers_bad_news("It's great that you're home.", "I just got home from the gym.")
     # only where the words say it is bad: a coming exam read as worry is no trouble told (a replies run)
     exam = "My daughter Lily has her piano exam on Saturday and she's been practicing every day."
     assert not cheers_bad_news("That sounds like a great plan.", exam, lambda heard: True)
