@@ -31,6 +31,11 @@ PAUSE_FRAMES = 2  # voiced frames in a row that hold a person before the reply i
 # played a second before, which no canceller fed the played samples can remove: recorded in the live
 # test, it held "a person" for 8 frames in a row (tests/test_echo_recorded.py).
 PERSON_FRAMES = 10
+# A voice that stands above the loudest echo of what is playing may take this many frames (384 ms)
+# to become speech to the listener: the canceller's suppressor takes the start of a person's voice
+# over a loud reply for echo and silences it (echo benchmark, -6 dB: the cleaned signal held -94
+# dBFS for 190 ms while the microphone rose to -24), and the voice detector needs a few frames more.
+LOUD_ONSET_WAIT_FRAMES = 12
 # A voice the reply was paused for that ended unconfirmed, with fewer voiced frames than this (640
 # ms), is brief: a word or two ("wait", "no"), or a fragment of Hearth's echo that faded with the
 # pause; only words asking Hearth to stop tell the first. A longer one was a person whose levels the
@@ -70,6 +75,19 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
         return False
     residual = sum(f.residual for f in recent)
     return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
+
+
+def louder_than_echo(frame: FrameLevels) -> bool:
+    """The microphone, as it came, stands well above the loudest echo the room has lately carried
+    of what is playing: a person's voice (or another sound in the room), whatever the canceller
+    makes of it. Unknown (False) until the room's echo has been learned."""
+    return (frame.echo_ceiling > 0 and frame.mic >= QUIET
+            and _db(frame.mic / frame.echo_ceiling) >= CEILING_MARGIN_DB)
+
+
+def loud_run(run: int, frame: FrameLevels) -> int:
+    """How many frames in a row, counting this one, have stood above the loudest echo."""
+    return run + 1 if louder_than_echo(frame) else 0
 
 
 def canceller_added(frame: FrameLevels) -> bool:

@@ -11,7 +11,9 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import BRIEF_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, is_echo, person_confirmed, person_run, person_speaking, share_of_own_words
+from audio.echo_decision import (BRIEF_FRAMES, LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief,
+                                 canceller_added, is_echo, loud_run, louder_than_echo, person_confirmed,
+                                 person_run, person_speaking, share_of_own_words)
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -363,6 +365,86 @@ def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_l
         assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == ""
     # paused for it, it is left to its words, which stop the reply only if they ask it to stop
     assert guard.judge(Step(Signal.ENDPOINT), voiced=False, turn_id=2)[1] == "unsure"
+
+
+def test_a_microphone_well_above_the_loudest_echo_the_room_carried_is_louder_than_echo():
+    """Whatever the canceller made of it: its suppressor silences a person's first syllables over a
+    loud reply (cleaned 0 here)."""
+    assert louder_than_echo(FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3))  # 6 dB above
+    assert not louder_than_echo(FrameLevels(1.5e-3, 1.5e-3, 1e-2, True, echo_ceiling=1e-3))  # 1.8 dB: echo may be
+    assert not louder_than_echo(FrameLevels(4e-3, 4e-3, 1e-2, True, echo_ceiling=0.0))  # the room not learned yet
+    assert loud_run(1, FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3)) == 2
+    assert loud_run(1, FrameLevels(1e-3, 0.0, 1e-2, True, echo_ceiling=1e-3)) == 0
+
+
+# a person's first syllables over a loud reply: the microphone 9 dB above the loudest echo, the
+# canceller's output silenced, no speech to the listener yet
+_LOUD_ONSET = FrameLevels(4e-3, 1e-10, 1e-2, True, echo_ceiling=5e-4)
+_ECHO_ONLY = FrameLevels(4e-4, 1e-8, 1e-2, True, echo_ceiling=5e-4)
+
+
+def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, between: bool = True) -> list[str]:
+    monitor.levels = levels
+    said = []
+    for _ in range(frames):
+        list(guard.frames([FRAME]))
+        said.append(guard.judge(Step(Signal.NONE), voiced=False, turn_id=1, between_utterances=between)[1])
+    return said
+
+
+def test_a_sound_well_above_the_loudest_echo_pauses_the_reply_before_the_listener_hears_speech():
+    """The speech that follows is a suspect the reply is already paused for: ended with frames that
+    held a person but unconfirmed, its words decide."""
+    monitor = _Monitor(_ECHO_ONLY)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, _ECHO_ONLY, 10) == [""] * 10
+    assert _before_speech(guard, monitor, _LOUD_ONSET, PAUSE_FRAMES) == [""] * (PAUSE_FRAMES - 1) + ["pause"]
+    assert _before_speech(guard, monitor, _LOUD_ONSET, 3) == [""] * 3  # paused, waiting for speech
+    start = Step(Signal.SPEECH_START, first_frame=3)
+    assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")
+    monitor.levels = FrameLevels(1e-3, 8e-4, 1e-2, True, echo_ceiling=5e-4)  # the canceller lets it through
+    said = []
+    for _ in range(PAUSE_FRAMES + 2):
+        list(guard.frames([FRAME]))
+        said.append(guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1])
+    assert said == [""] * (PAUSE_FRAMES + 2)  # paused already
+    end = Step(Signal.ENDPOINT, end_frame=20)
+    assert guard.judge(end, voiced=False, turn_id=2) == (end, "unsure")
+
+
+def test_speech_after_a_loud_onset_that_never_held_a_person_is_echo_when_it_ends():
+    """The reply paused, Hearth's echo fades with it: Whisper made sentences of such echo, and they
+    stopped the reply."""
+    monitor = _Monitor(_ECHO_ONLY)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, _LOUD_ONSET, PAUSE_FRAMES)[-1] == "pause"
+    start = Step(Signal.SPEECH_START, first_frame=3)
+    assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")
+    monitor.levels = _ECHO_ONLY
+    for _ in range(8):
+        list(guard.frames([FRAME]))
+        assert guard.judge(Step(Signal.NONE), voiced=True, turn_id=2)[1] == ""
+    assert guard.judge(Step(Signal.ENDPOINT, end_frame=20), voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
+
+
+def test_a_loud_sound_that_never_becomes_speech_lets_the_reply_play_on():
+    monitor = _Monitor(_ECHO_ONLY)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, _LOUD_ONSET, PAUSE_FRAMES)[-1] == "pause"
+    said = _before_speech(guard, monitor, _ECHO_ONLY, LOUD_ONSET_WAIT_FRAMES + 1)
+    assert said == [""] * LOUD_ONSET_WAIT_FRAMES + ["resume"]
+    start = Step(Signal.SPEECH_START, first_frame=30)  # speech later is judged afresh
+    assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")
+    end = Step(Signal.ENDPOINT, end_frame=40)
+    assert guard.judge(end, voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
+
+
+def test_a_loud_voice_within_an_utterance_is_left_to_the_suspect_or_the_overlap_judge():
+    """Once the listener hears speech, the reply's pauses are theirs: a loud onset judged there played
+    the reply on while the overlap judge held the person's words."""
+    monitor = _Monitor(_ECHO_ONLY)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, _LOUD_ONSET, 20, between=False) == [""] * 20
 
 
 class _Monitor:

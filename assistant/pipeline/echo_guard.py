@@ -19,6 +19,12 @@ echo the canceller has not caught up with (a sentence's first syllable, a change
 piece of the reply a sound server carried back late) looks like a person for a while. A frame the
 canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
 confirmed until the canceller's residue has been learned again.
+Before any of that, the canceller's suppressor may silence the first 30-700 ms of a person's voice
+over a loud reply (it takes it for echo), and the listener hears no speech meanwhile: two frames of
+the microphone, as it came, well above the loudest echo the room has carried pause the reply at
+once; the suspect that follows starts paused, and if none follows the reply plays on. Such a
+suspect whose frames never held a person is echo when it ends (the reply plays on), not a voice
+left to its words: Whisper makes sentences of an echo ("I'm not going to make this case…").
 Any turn begun while echo was possible is also checked by its words once transcribed: most of
 them Hearth's own, in Hearth's order, and it is dropped as echo, never answered.
 
@@ -34,8 +40,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import (ONSET_FRAMES, canceller_added, is_echo, person_confirmed, person_run,
-                                 person_suspected)
+from audio.echo_decision import (LOUD_ONSET_WAIT_FRAMES, ONSET_FRAMES, canceller_added, is_echo, loud_run,
+                                 person_confirmed, person_run, person_suspected)
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -57,7 +63,19 @@ class _Suspect:
     """An utterance that may be Hearth's own voice."""
 
     run: int  # voiced frames in a row that held a person
-    paused: bool = False  # the reply was paused for it (until it ends or is confirmed)
+    # Why the reply is paused for it (until it ends or is confirmed): None, it plays on; "loud", a
+    # sound above the loudest echo came just before it; "person", its frames held a person. Only the
+    # last leaves an unconfirmed end to its words: an echo paused for a loud onset, ended, is echo.
+    paused_for: str | None = None
+
+
+@dataclass
+class _LoudOnset:
+    """A sound far louder than any echo of what is playing, not yet speech to the listener: the
+    reply is paused for it until the listener hears speech start (a suspect, paused) or it has
+    waited LOUD_ONSET_WAIT_FRAMES."""
+
+    waited: int = 0  # frames since the reply was paused
 
 
 class EchoGuard:
@@ -77,6 +95,8 @@ class EchoGuard:
         # Of an utterance that may be Hearth's own voice: how many voiced frames in a row held a
         # person, and whether the reply was paused for it. None while no utterance is suspect.
         self._suspect: _Suspect | None = None
+        self._loud_run = 0  # frames in a row, outside any utterance, above the loudest echo
+        self._onset: _LoudOnset | None = None
         self._echo_turns: set[int] = set()  # turns begun while echo was possible (the last ECHO_TURNS)
         self._lock = threading.Lock()  # the set is read on the hearing stage
         self._clock = clock
@@ -106,15 +126,18 @@ class EchoGuard:
     def echo_possible(self) -> bool:
         return self.monitor is not None and self.monitor.echo_possible
 
-    def judge(self, step: Step, voiced: bool, turn_id: int) -> tuple[Step, str]:
+    def judge(self, step: Step, voiced: bool, turn_id: int, between_utterances: bool = False) -> tuple[Step, str]:
         """The listener's step as the loop should take it, and what the guard made of it:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
-        "pause" (the suspect looks like a person: hold the reply, silent, until the suspect ends or
-        is confirmed; an echo, paused, soon fades), "person" (a suspect turn is a person after all:
-        barge-in now), "echo" (a suspect turn ended: drop it, play on), "unsure" (a suspect turn
+        "pause" (the suspect looks like a person, or a sound before any speech stands far above the
+        loudest echo: hold the reply, silent, until the suspect ends or is confirmed; an echo,
+        paused, soon fades), "resume" (that sound never became speech: play on), "person" (a
+        suspect turn is a person after all: barge-in now), "echo" (a suspect turn ended: drop it, play on), "unsure" (a suspect turn
         ended while the reply was paused for it: a person, too short to be confirmed on its levels?
         its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
-        turn_id: the turn in progress (for a SPEECH_START, the one before it)."""
+        turn_id: the turn in progress (for a SPEECH_START, the one before it). between_utterances:
+        no utterance is being heard or judged (only then does a loud sound before speech pause the
+        reply: a person's voice, once it is speech, is the suspect's or the overlap judge's)."""
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
@@ -124,9 +147,9 @@ class EchoGuard:
         if suspect is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._suspect = None
-                if suspect.paused:
+                if suspect.paused_for is not None:
                     self._wary_until = self._clock.now() + WARY_SECONDS
-                if signal is Signal.ENDPOINT and suspect.paused:
+                if signal is Signal.ENDPOINT and suspect.paused_for == "person":
                     return step, "unsure"
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
@@ -134,16 +157,41 @@ class EchoGuard:
             if person_confirmed(suspect.run):
                 self._suspect = None
                 return Step(Signal.NONE), "person"
-            if person_suspected(suspect.run) and not suspect.paused and self._clock.now() >= self._wary_until:
-                suspect.paused = True
-                return Step(Signal.NONE), "pause"
+            if person_suspected(suspect.run) and suspect.paused_for != "person" \
+                    and self._clock.now() >= self._wary_until:
+                already, suspect.paused_for = suspect.paused_for, "person"
+                return Step(Signal.NONE), "" if already else "pause"
             return Step(Signal.NONE), ""
-        if signal is Signal.SPEECH_START and self.echo_possible:
+        onset, self._onset = self._onset, None
+        if signal is Signal.SPEECH_START and (self.echo_possible or onset is not None):
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
-            self._suspect = _Suspect(person_run(0, self._recent, voiced, True))
+            self._suspect = _Suspect(person_run(0, self._recent, voiced, True),
+                                     paused_for=None if onset is None else "loud")
             return step, "suspect"
-        return step, ""
+        if onset is None and not between_utterances:
+            self._loud_run = 0
+            return step, ""
+        return step, self._before_speech(onset)
+
+    def _before_speech(self, onset: _LoudOnset | None) -> str:
+        """Outside any utterance, while the reply plays: the canceller's suppressor silences the
+        start of a person's voice over a loud reply, and the listener hears speech only when it lets
+        the voice through (30-700 ms at -6 dB); the microphone as it came, well above the loudest
+        echo the room carries, pauses the reply at once."""
+        if onset is not None:
+            if onset.waited < LOUD_ONSET_WAIT_FRAMES and self.echo_possible:
+                onset.waited += 1
+                self._onset = onset
+                return ""
+            self._loud_run = 0
+            return "resume"
+        self._loud_run = loud_run(self._loud_run, self.monitor.levels) if self.echo_possible else 0
+        if person_suspected(self._loud_run):
+            self._loud_run = 0
+            self._onset = _LoudOnset()
+            return "pause"
+        return ""
 
     def said(self, text: str) -> None:
         """A sentence of Hearth's reply (its words are what an echo would be heard saying)."""

@@ -138,7 +138,9 @@ class TurnLoop:
                 self._collect_finished(planner)
                 listener.threshold = self._threshold(planner)
                 voiced = heard.speech_probability >= listener.threshold
-                step, echo = self.echo.judge(heard.step, voiced, planner.turn_id)
+                step, echo = self.echo.judge(heard.step, voiced, planner.turn_id,
+                                             between_utterances=not listener.endpointer.in_speech
+                                             and not self.overlap.holding)
                 step, held, ruling = self._judge_overlap(step, echo, voiced, planner, listener, heard.utterance)
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
@@ -178,7 +180,7 @@ class TurnLoop:
                 if step.signal is Signal.DISCARD and self.responder.carrying:
                     for action in planner.answer_carried():  # the carried utterance alone, nothing after it
                         self._act(action, np.zeros(0, dtype=np.float32))
-                if (echo in ("person", "echo") and not held) or ruling is not None:
+                if (echo in ("person", "echo", "resume") and not held) or ruling is not None:
                     self._pause(False)  # after a barge-in's stop, so none of it plays again
                 if partials and listener.endpointer.in_speech and not listener.endpointer.in_silence_window \
                         and not self.echo.suspect and not self.overlap.holding:
