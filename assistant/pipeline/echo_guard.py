@@ -126,7 +126,8 @@ class EchoGuard:
     def echo_possible(self) -> bool:
         return self.monitor is not None and self.monitor.echo_possible
 
-    def judge(self, step: Step, voiced: bool, turn_id: int, between_utterances: bool = False) -> tuple[Step, str]:
+    def judge(self, step: Step, voiced: bool, turn_id: int,
+              between_utterances: bool = False) -> tuple[Step, str]:
         """The listener's step as the loop should take it, and what the guard made of it:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
         "pause" (the suspect looks like a person, or a sound before any speech stands far above the
