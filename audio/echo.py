@@ -160,6 +160,7 @@ class FrameLevels:
     converged: bool  # the canceller has taken enough echo for its residue to be known
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
     echo_ceiling: float = 0.0  # the loudest echo the room has lately carried of that much playing (0: unknown)
+    ceiling_frames: int = 0  # the frames of echo that ceiling was learned from
 
 
 def mean_square(x: np.ndarray) -> float:
@@ -201,7 +202,8 @@ class EchoMonitor:
                 cleaned = frame.samples  # no echo to remove, and AEC3 would suppress the person
         self.levels = FrameLevels(mic, mean_square(cleaned), playing,
                                   len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing,
-                                  self._echo_gain * playing if len(self._carried) >= LEARNED_FRAMES else 0.0)
+                                  self._echo_gain * playing if len(self._carried) >= LEARNED_FRAMES else 0.0,
+                                  len(self._carried))
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
     def learn(self, voiced: bool) -> None:

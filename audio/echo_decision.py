@@ -36,6 +36,10 @@ PERSON_FRAMES = 10
 # over a loud reply for echo and silences it (echo benchmark, -6 dB: the cleaned signal held -94
 # dBFS for 190 ms while the microphone rose to -24), and the voice detector needs a few frames more.
 LOUD_ONSET_WAIT_FRAMES = 12
+# ...judged only once the room's loudest echo has been learned from this many frames (about 2 s):
+# live at 60%, learned from the first second of the session's first reply, it paused that reply
+# for its own echo.
+LOUD_CEILING_FRAMES = 60
 # A voice the reply was paused for that ended unconfirmed, with fewer voiced frames than this (640
 # ms), is brief: a word or two ("wait", "no"), or a fragment of Hearth's echo that faded with the
 # pause; only words asking Hearth to stop tell the first. A longer one was a person whose levels the
@@ -81,7 +85,7 @@ def louder_than_echo(frame: FrameLevels) -> bool:
     """The microphone, as it came, stands well above the loudest echo the room has lately carried
     of what is playing: a person's voice (or another sound in the room), whatever the canceller
     makes of it. Unknown (False) until the room's echo has been learned."""
-    return (frame.echo_ceiling > 0 and frame.mic >= QUIET
+    return (frame.echo_ceiling > 0 and frame.ceiling_frames >= LOUD_CEILING_FRAMES and frame.mic >= QUIET
             and _db(frame.mic / frame.echo_ceiling) >= CEILING_MARGIN_DB)
 
 

@@ -11,8 +11,8 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
-from audio.echo_decision import (BRIEF_FRAMES, LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief,
-                                 canceller_added, is_echo, loud_run, louder_than_echo, person_confirmed,
+from audio.echo_decision import (BRIEF_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES,
+                                 PERSON_FRAMES, brief, canceller_added, is_echo, loud_run, louder_than_echo, person_confirmed,
                                  person_run, person_speaking, share_of_own_words)
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
@@ -370,17 +370,20 @@ def test_once_the_canceller_has_lost_the_echo_nothing_is_confirmed_until_it_is_l
 def test_a_microphone_well_above_the_loudest_echo_the_room_carried_is_louder_than_echo():
     """Whatever the canceller made of it: its suppressor silences a person's first syllables over a
     loud reply (cleaned 0 here)."""
-    assert louder_than_echo(FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3))  # 6 dB above
-    assert not louder_than_echo(FrameLevels(1.5e-3, 1.5e-3, 1e-2, True, echo_ceiling=1e-3))  # 1.8 dB: echo may be
+    learned = LOUD_CEILING_FRAMES
+    assert louder_than_echo(FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3, ceiling_frames=learned))  # 6 dB
+    assert not louder_than_echo(FrameLevels(1.5e-3, 1.5e-3, 1e-2, True, echo_ceiling=1e-3, ceiling_frames=learned))
     assert not louder_than_echo(FrameLevels(4e-3, 4e-3, 1e-2, True, echo_ceiling=0.0))  # the room not learned yet
-    assert loud_run(1, FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3)) == 2
-    assert loud_run(1, FrameLevels(1e-3, 0.0, 1e-2, True, echo_ceiling=1e-3)) == 0
+    # learned from too little echo (the first second of a session's first reply) it is not trusted
+    assert not louder_than_echo(FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3, ceiling_frames=learned - 1))
+    assert loud_run(1, FrameLevels(4e-3, 0.0, 1e-2, True, echo_ceiling=1e-3, ceiling_frames=learned)) == 2
+    assert loud_run(1, FrameLevels(1e-3, 0.0, 1e-2, True, echo_ceiling=1e-3, ceiling_frames=learned)) == 0
 
 
 # a person's first syllables over a loud reply: the microphone 9 dB above the loudest echo, the
 # canceller's output silenced, no speech to the listener yet
-_LOUD_ONSET = FrameLevels(4e-3, 1e-10, 1e-2, True, echo_ceiling=5e-4)
-_ECHO_ONLY = FrameLevels(4e-4, 1e-8, 1e-2, True, echo_ceiling=5e-4)
+_LOUD_ONSET = FrameLevels(4e-3, 1e-10, 1e-2, True, echo_ceiling=5e-4, ceiling_frames=LOUD_CEILING_FRAMES)
+_ECHO_ONLY = FrameLevels(4e-4, 1e-8, 1e-2, True, echo_ceiling=5e-4, ceiling_frames=LOUD_CEILING_FRAMES)
 
 
 def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, between: bool = True) -> list[str]:
@@ -402,7 +405,8 @@ def test_a_sound_well_above_the_loudest_echo_pauses_the_reply_before_the_listene
     assert _before_speech(guard, monitor, _LOUD_ONSET, 3) == [""] * 3  # paused, waiting for speech
     start = Step(Signal.SPEECH_START, first_frame=3)
     assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")
-    monitor.levels = FrameLevels(1e-3, 8e-4, 1e-2, True, echo_ceiling=5e-4)  # the canceller lets it through
+    monitor.levels = FrameLevels(1e-3, 8e-4, 1e-2, True, echo_ceiling=5e-4,
+                                 ceiling_frames=LOUD_CEILING_FRAMES)  # the canceller lets it through
     said = []
     for _ in range(PAUSE_FRAMES + 2):
         list(guard.frames([FRAME]))
