@@ -161,6 +161,7 @@ class FrameLevels:
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
     echo_ceiling: float = 0.0  # the loudest echo the room has lately carried of that much playing (0: unknown)
     ceiling_frames: int = 0  # the frames of echo that ceiling was learned from
+    cancelled: bool = True  # the canceller's output was passed on (else the microphone as it came)
 
 
 def mean_square(x: np.ndarray) -> float:
@@ -194,16 +195,18 @@ class EchoMonitor:
         playing, mic = max(self._played), mean_square(frame.samples)
         self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
         self.path.observe(mic, playing > _SILENT, self._playing_for > ECHO_ARRIVAL_FRAMES)
+        cancelled = False
         if self._canceller is None or self.reference.last_played == float("-inf"):
             cleaned = frame.samples  # nothing was ever played (a fast replay): nothing to cancel
         else:
             cleaned = self._canceller.process(frame.samples, far)  # run all along: its timeline stays whole
-            if not self.path.cancel:
+            cancelled = self.path.cancel
+            if not cancelled:
                 cleaned = frame.samples  # no echo to remove, and AEC3 would suppress the person
         self.levels = FrameLevels(mic, mean_square(cleaned), playing,
                                   len(self._left) >= LEARNED_FRAMES, self._residual_gain * playing,
                                   self._echo_gain * playing if len(self._carried) >= LEARNED_FRAMES else 0.0,
-                                  len(self._carried))
+                                  len(self._carried), cancelled)
         return Frame(np.ascontiguousarray(cleaned, dtype=np.float32), frame.index, frame.media_end)
 
     def learn(self, voiced: bool) -> None:

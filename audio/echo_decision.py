@@ -83,10 +83,13 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
 
 def louder_than_echo(frame: FrameLevels) -> bool:
     """The microphone, as it came, stands well above the loudest echo the room has lately carried
-    of what is playing: a person's voice (or another sound in the room), whatever the canceller
-    makes of it. Unknown (False) until the room's echo has been learned."""
-    return (frame.echo_ceiling > 0 and frame.ceiling_frames >= LOUD_CEILING_FRAMES and frame.mic >= QUIET
-            and _db(frame.mic / frame.echo_ceiling) >= CEILING_MARGIN_DB)
+    of what is playing, and the canceller's output is what the listener hears: a person's voice (or
+    another sound in the room) that the canceller's suppressor may be silencing. Unknown (False)
+    until the room's echo has been learned; False where no echo path was measured (the microphone
+    goes to the listener as it came, and the room's noise, against the little that reached it,
+    stood above that "loudest echo" as the reply's echo tail faded)."""
+    return (frame.cancelled and frame.echo_ceiling > 0 and frame.ceiling_frames >= LOUD_CEILING_FRAMES
+            and frame.mic >= QUIET and _db(frame.mic / frame.echo_ceiling) >= CEILING_MARGIN_DB)
 
 
 def loud_run(run: int, frame: FrameLevels) -> int:

@@ -3,6 +3,8 @@ person out. Also the reference timeline the sinks feed, and the planner's side o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -391,7 +393,7 @@ def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, 
     said = []
     for _ in range(frames):
         list(guard.frames([FRAME]))
-        said.append(guard.judge(Step(Signal.NONE), voiced=False, turn_id=1, between_utterances=between)[1])
+        said.append(guard.judge(Step(Signal.NONE), voiced=False, turn_id=1, loud_may_pause=between)[1])
     return said
 
 
@@ -443,12 +445,22 @@ def test_a_loud_sound_that_never_becomes_speech_lets_the_reply_play_on():
     assert guard.judge(end, voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
 
 
-def test_a_loud_voice_within_an_utterance_is_left_to_the_suspect_or_the_overlap_judge():
-    """Once the listener hears speech, the reply's pauses are theirs: a loud onset judged there played
-    the reply on while the overlap judge held the person's words."""
+def test_a_loud_voice_within_an_utterance_or_with_no_reply_playing_pauses_nothing():
+    """Once the listener hears speech, the reply's pauses are the suspect's or the overlap judge's: a
+    loud onset judged there played the reply on while the overlap judge held the person's words."""
     monitor = _Monitor(_ECHO_ONLY)
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
     assert _before_speech(guard, monitor, _LOUD_ONSET, 20, between=False) == [""] * 20
+
+
+def test_where_no_echo_path_was_measured_a_loud_sound_pauses_nothing():
+    """The microphone goes to the listener as it came, and nothing silences a person's voice; the
+    room's noise stood above the little echo that reached it as a reply's echo tail faded."""
+    no_path = replace(_LOUD_ONSET, cancelled=False)
+    assert not louder_than_echo(no_path)
+    monitor = _Monitor(no_path)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, no_path, 20) == [""] * 20
 
 
 class _Monitor:

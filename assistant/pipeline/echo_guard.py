@@ -127,7 +127,7 @@ class EchoGuard:
         return self.monitor is not None and self.monitor.echo_possible
 
     def judge(self, step: Step, voiced: bool, turn_id: int,
-              between_utterances: bool = False) -> tuple[Step, str]:
+              loud_may_pause: bool = False) -> tuple[Step, str]:
         """The listener's step as the loop should take it, and what the guard made of it:
         "" (as it came), "suspect" (speech that may be echo starts a turn that stops nothing),
         "pause" (the suspect looks like a person, or a sound before any speech stands far above the
@@ -136,9 +136,10 @@ class EchoGuard:
         suspect turn is a person after all: barge-in now), "echo" (a suspect turn ended: drop it, play on), "unsure" (a suspect turn
         ended while the reply was paused for it: a person, too short to be confirmed on its levels?
         its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
-        turn_id: the turn in progress (for a SPEECH_START, the one before it). between_utterances:
-        no utterance is being heard or judged (only then does a loud sound before speech pause the
-        reply: a person's voice, once it is speech, is the suspect's or the overlap judge's)."""
+        turn_id: the turn in progress (for a SPEECH_START, the one before it). loud_may_pause: a
+        reply is playing and no utterance is being heard or judged (only then does a loud sound
+        before speech pause the reply: a person's voice, once it is speech, is the suspect's or the
+        overlap judge's)."""
         signal = step.signal
         if self.monitor is not None:
             self.monitor.learn(voiced)
@@ -170,7 +171,7 @@ class EchoGuard:
             self._suspect = _Suspect(person_run(0, self._recent, voiced, True),
                                      paused_for=None if onset is None else "loud")
             return step, "suspect"
-        if onset is None and not between_utterances:
+        if onset is None and not loud_may_pause:
             self._loud_run = 0
             return step, ""
         return step, self._before_speech(onset)

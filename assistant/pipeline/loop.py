@@ -139,8 +139,7 @@ class TurnLoop:
                 listener.threshold = self._threshold(planner)
                 voiced = heard.speech_probability >= listener.threshold
                 step, echo = self.echo.judge(heard.step, voiced, planner.turn_id,
-                                             between_utterances=not listener.endpointer.in_speech
-                                             and not self.overlap.holding)
+                                             loud_may_pause=self._loud_may_pause(planner, listener))
                 step, held, ruling = self._judge_overlap(step, echo, voiced, planner, listener, heard.utterance)
                 # before acting on the step: a fast replay waits at the endpoint for memory writes,
                 # which must not still be told that someone is speaking
@@ -195,6 +194,12 @@ class TurnLoop:
             self._pause(False)  # the input ended while speech over the reply was judged: it finishes
             self._drain(planner)
         return self.records
+
+    def _loud_may_pause(self, planner: TurnPlanner, listener: Listener) -> bool:
+        """A reply is being heard and no utterance is being heard or judged: a loud sound before any
+        speech may pause it (assistant/pipeline/echo_guard.py)."""
+        audible = planner.replying is not None and self.sink.playing
+        return audible and not listener.endpointer.in_speech and not self.overlap.holding
 
     def _judge_overlap(self, step, echo: str, voiced: bool, planner: TurnPlanner, listener: Listener, utterance):
         """Speech that would stop a reply being heard is held while it may be a backchannel
