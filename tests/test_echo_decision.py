@@ -14,8 +14,8 @@ from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
 from audio.echo_decision import (BRIEF_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES,
-                                 PERSON_FRAMES, brief, canceller_added, is_echo, loud_run, louder_than_echo, person_confirmed,
-                                 person_run, person_speaking, share_of_own_words)
+                                 PERSON_FRAMES, brief, canceller_added, is_echo, loud_run, louder_than_echo,
+                                 person_confirmed, person_run, person_speaking, share_of_own_words)
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
@@ -388,12 +388,13 @@ _LOUD_ONSET = FrameLevels(4e-3, 1e-10, 1e-2, True, echo_ceiling=5e-4, ceiling_fr
 _ECHO_ONLY = FrameLevels(4e-4, 1e-8, 1e-2, True, echo_ceiling=5e-4, ceiling_frames=LOUD_CEILING_FRAMES)
 
 
-def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, between: bool = True) -> list[str]:
+def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, may_pause: bool = True) -> list[str]:
+    """What the guard makes of `frames` frames at these levels, no speech heard."""
     monitor.levels = levels
     said = []
     for _ in range(frames):
         list(guard.frames([FRAME]))
-        said.append(guard.judge(Step(Signal.NONE), voiced=False, turn_id=1, loud_may_pause=between)[1])
+        said.append(guard.judge(Step(Signal.NONE), voiced=False, turn_id=1, loud_may_pause=may_pause)[1])
     return said
 
 
@@ -450,7 +451,7 @@ def test_a_loud_voice_within_an_utterance_or_with_no_reply_playing_pauses_nothin
     loud onset judged there played the reply on while the overlap judge held the person's words."""
     monitor = _Monitor(_ECHO_ONLY)
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
-    assert _before_speech(guard, monitor, _LOUD_ONSET, 20, between=False) == [""] * 20
+    assert _before_speech(guard, monitor, _LOUD_ONSET, 20, may_pause=False) == [""] * 20
 
 
 def test_where_no_echo_path_was_measured_a_loud_sound_pauses_nothing():
