@@ -133,9 +133,10 @@ class EchoGuard:
         "pause" (the suspect looks like a person, or a sound before any speech stands far above the
         loudest echo: hold the reply, silent, until the suspect ends or is confirmed; an echo,
         paused, soon fades), "resume" (that sound never became speech: play on), "person" (a
-        suspect turn is a person after all: barge-in now), "echo" (a suspect turn ended: drop it, play on), "unsure" (a suspect turn
-        ended while the reply was paused for it: a person, too short to be confirmed on its levels?
-        its ENDPOINT, for its words to decide, assistant/pipeline/overlap.py).
+        suspect turn is a person after all: barge-in now), "echo" (a suspect turn ended: drop it,
+        play on), "unsure" (a suspect turn ended while the reply was paused for it as a person: too
+        short to be confirmed on its levels? its ENDPOINT, for its words to decide,
+        assistant/pipeline/overlap.py).
         turn_id: the turn in progress (for a SPEECH_START, the one before it). loud_may_pause: a
         reply is playing and no utterance is being heard or judged (only then does a loud sound
         before speech pause the reply: a person's voice, once it is speech, is the suspect's or the
