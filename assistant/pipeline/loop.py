@@ -198,14 +198,13 @@ class TurnLoop:
     def _loud_may_pause(self, planner: TurnPlanner, listener: Listener) -> bool:
         """A reply is being heard and no utterance is being heard or judged: a loud sound before any
         speech may pause it (assistant/pipeline/echo_guard.py)."""
-        audible = planner.replying is not None and self.sink.playing
-        return audible and not listener.endpointer.in_speech and not self.overlap.holding
+        return self._reply_audible(planner) and not listener.endpointer.in_speech and not self.overlap.holding
 
     def _judge_overlap(self, step, echo: str, voiced: bool, planner: TurnPlanner, listener: Listener, utterance):
         """Speech that would stop a reply being heard is held while it may be a backchannel
         (assistant/pipeline/overlap.py): the step to act on, whether it was held now, and the ruling
         on speech held before, once there is one."""
-        audible = planner.replying is not None and self.sink.playing
+        audible = self._reply_audible(planner)
         if echo == "unsure":  # a person too brief to confirm on levels, ended: its words decide, now
             # its words decide, not its length (Hearth's own words heard back are echo however long)
             held = audible and self.overlap.hold(planner.turn_id, 0, brief=brief(listener.endpointer.voiced_frames))
@@ -240,7 +239,11 @@ class TurnLoop:
 
     def _threshold(self, planner: TurnPlanner) -> float:
         """While Hearth is talking, half-duplex ignores the microphone (see assistant/pipeline/echo_guard.py)."""
-        return self.echo.threshold(self.config.vad_threshold, planner.replying is not None and self.sink.playing)
+        return self.echo.threshold(self.config.vad_threshold, self._reply_audible(planner))
+
+    def _reply_audible(self, planner: TurnPlanner) -> bool:
+        """A reply is being played (or held paused) to the person."""
+        return planner.replying is not None and self.sink.playing
 
     def _announce(self, step, heard, turn_id: int, listener: Listener) -> None:
         signal = step.signal
