@@ -76,3 +76,21 @@ def test_a_long_base_silence_is_never_cut_short_by_an_unfinished_sound():
     # end_silence_ms 1500: a trailing "and" waits 2.4 s by the words, and so with the model
     assert end_silence_heard("the middle classes, and we", 0.1, 1500, 200, 1300).ms == 2400
     assert end_silence_heard("the middle classes", 0.1, 1500, 200, 1300).ms == 1500
+
+
+def test_a_whole_transcript_heard_before_the_model_answers_still_counts_as_whole():
+    """The end-of-turn model is asked after the reply's transcription has begun, so the whole
+    transcript may come first: the model's answer is then judged with it, not as a partial's."""
+    from assistant.config import Config
+    from assistant.pipeline.endpoint_tuning import EndpointTuner
+    from audio.endpointer import Endpointer
+
+    tuner = EndpointTuner(Config(), adaptive=True, finished=lambda audio: 0.8)
+    endpointer = Endpointer()
+    tuner.speech_started(endpointer)
+    tuner.heard(endpointer, "I went to the shop.", whole=True)
+    tuner.voice_stopped(endpointer, lambda: None)
+    assert tuner.decision() == EndSilence(Config().end_silence_finished_ms, "finished")
+    tuner.speech_resumed()  # what came before is no longer all of it
+    tuner.voice_stopped(endpointer, lambda: None)
+    assert tuner.decision().why == "pending"

@@ -21,6 +21,7 @@ class EndpointTuner:
         self.finished: float | None = None  # the end-of-turn model's P(finished) at this pause's start
         self._decided: EndSilence | None = None  # the silence this pause was last given to end the turn
         self._last_text = ""  # the words last heard of the utterance in progress
+        self._last_whole = False  # they are the transcript of all of it, made in the silence
 
     def speech_started(self, endpointer: Endpointer) -> None:
         self.speech_resumed()
@@ -29,17 +30,19 @@ class EndpointTuner:
 
     def speech_resumed(self) -> None:
         self.finished = self._decided = None  # how the last silence's start sounded no longer holds
+        self._last_whole = False  # nor does a transcript of what came before it stand for all of it
 
     def voice_stopped(self, endpointer: Endpointer, recent_audio) -> None:
-        """On the listening thread, as the voice stops: does the utterance sound finished? (about
-        30 ms of the end-of-turn model, once per pause)"""
+        """On the listening thread, as the voice stops: does the utterance sound finished? (30-70 ms
+        of the end-of-turn model, once per pause, asked after the utterance's transcription has
+        begun: the reply waits for that, and the model's answer is wanted only with it)"""
         if self.adaptive and self._model is not None:
             self.finished = self._model(recent_audio())
-            self.heard(endpointer, self._last_text)
+            self.heard(endpointer, self._last_text, whole=self._last_whole)
 
     def heard(self, endpointer: Endpointer, text: str, whole: bool = False) -> None:
         """Words heard of the utterance (`whole`: the transcript of all of it, made in the silence)."""
-        self._last_text = text
+        self._last_text, self._last_whole = text, whole
         if self.adaptive:
             c = self.config
             self._decided = end_silence_heard(text, self.finished, c.end_silence_ms, c.end_silence_finished_ms,

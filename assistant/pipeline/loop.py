@@ -152,8 +152,6 @@ class TurnLoop:
                     self.tuner.speech_started(listener.endpointer)
                     if partials:
                         partials.reset(planner.turn_id + 1)
-                if step.signal is Signal.SILENCE_START:
-                    self.tuner.voice_stopped(listener.endpointer, listener.recent_audio)
                 if partials and step.signal is Signal.SILENCE_START:
                     partials.reset(0)  # a partial still running now would arrive after the final one
                 elif partials and step.signal is Signal.SPEECH_RESUMED:
@@ -176,6 +174,8 @@ class TurnLoop:
                 for action in actions:
                     self._act(action, heard.utterance.audio if heard.utterance is not None
                               else listener.current_audio())
+                if step.signal is Signal.SILENCE_START:  # after the reply's transcription has started
+                    self.tuner.voice_stopped(listener.endpointer, listener.recent_audio)
                 if step.signal is Signal.DISCARD and self.responder.carrying:
                     for action in planner.answer_carried():  # the carried utterance alone, nothing after it
                         self._act(action, np.zeros(0, dtype=np.float32))
