@@ -194,6 +194,20 @@ def test_a_start_made_only_of_the_words_just_heard_waits_for_the_next_piece():
     assert rc.undecided_start("Yes,", heard)
 
 
+def test_a_start_that_opens_with_a_run_of_their_words_is_begun_again_however_it_goes_on():
+    heard = "Our neighbour Mrs. Kapoor painted her fence bright green over the weekend."
+    assert rc.opens_with_their_words("Mrs. Kapoor painted", heard)
+    assert rc.opens_with_their_words("Mrs. Kapoor's painted", heard)  # a word with 's is its word
+    assert rc.bad_start("Mrs. Kapoor painted her fence, which must look cheerful.", heard)
+    assert not rc.undecided_start("Mrs. Kapoor painted", heard)  # judged now, not after the next piece
+    # two words, or three that carry little, are not yet their words back
+    assert not rc.opens_with_their_words("Mrs. Kapoor", heard)
+    assert not rc.opens_with_their_words("It is a fine day for it.", "It is a lovely day.")
+    assert not rc.opens_with_their_words("A bright green fence sounds cheerful.", heard)  # not as they said it
+    # asked, an answer in the question's words is the answer
+    assert not rc.opens_with_their_words("The capital of Portugal is Lisbon.", "What is the capital of Portugal?")
+
+
 def test_the_persons_words_turned_to_you_are_still_their_words():
     # heard live: the first clause was voiced, the rest of the sentence left unsaid as a copy
     heard = "Hello, I'm Priya. I've just come back from a run in the park."

@@ -92,6 +92,19 @@ def test_without_an_early_comma_the_first_piece_may_end_before_a_connective():
     assert got == ["Your dog Biscuit is a beagle", "who loves the park near your flat.", "Is he better?"]
 
 
+def test_the_first_piece_is_cut_as_soon_as_its_words_are_to_be_judged():
+    judged = []
+
+    def judged_now(words: str) -> bool:
+        judged.append(words)
+        return words == "Three green parrots"
+
+    got = list(sentences_from_tokens(stream("Three green parrots sat on the roof all morning."), first_clause_words=2,
+                                     judged_now=judged_now))
+    assert got == ["Three green parrots", "sat on the roof all morning."]
+    assert judged[0] == "Three" and "Three green parrot" not in judged  # whole words only, as they come
+
+
 def test_a_long_first_sentence_may_pause_before_a_preposition_or_is_cut_after_its_tenth_word():
     text = "You remember that China had been influenced by wood blocks engraved in relief. Yes."
     assert first_pieces(text)[0] == "You remember that China had been influenced"

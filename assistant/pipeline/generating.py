@@ -18,7 +18,7 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import unearned_openings
+from assistant.reply.checks import opens_with_their_words, unearned_openings
 from assistant.reply.knowing import (borrows, invents_names, invents_numbers, named_once, names_another,
                                      tells_untold)
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
@@ -94,7 +94,8 @@ class Generator:
         def reply(avoid: str):
             return sentences_from_tokens(self._tokens(job, messages, avoid), first_clause_words=self.clause_words,
                                          max_sentences=self.config.max_reply_sentences,
-                                         cut_short=lambda: self.engines.llm.cut_at_limit)
+                                         cut_short=lambda: self.engines.llm.cut_at_limit,
+                                         judged_now=lambda words: opens_with_their_words(words, job.heard))
 
         # not to be copied: the earlier replies, and what the worked examples' person said
         replies = [answer for _, answer in self.history.turns]

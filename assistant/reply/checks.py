@@ -53,6 +53,31 @@ def says_back(piece: str, heard: str) -> bool:
     return len(words) >= SAYS_BACK_MIN_WORDS and not new_words(words, heard)
 
 
+OPENING_RUN_WORDS = 3  # of which two carry meaning: "Mr. John Dashwood", not "It is a"
+
+
+def _words(text: str) -> list[str]:
+    """In order, a possessive as its word ("Dashwood's" is "dashwood")."""
+    return [w.removesuffix("'s") for w in re.findall(r"[a-z0-9']+", text.lower())]
+
+
+def opens_with_their_words(piece: str, heard: str) -> bool:
+    """Told something, a reply that opens with a run of their words as they said them ("Mr.
+    Quilter is the apostle…" to "Mr. Quilter is the apostle of the middle classes…", "4 queen of
+    clothes is a classic British dress." to "4 queen of clothes", on the latency benchmark): it
+    says them back however it goes on, so the start is begun again as soon as the run shows (the
+    first piece is cut there: reply/sentences.py). OPENING_RUN_WORDS words at least, two of them
+    carrying meaning. Asked, an answer in the question's words ("The capital of France is…") is an
+    answer."""
+    if asks(heard):
+        return False
+    said, theirs = _words(piece), f" {' '.join(_words(heard))} "
+    run = 0
+    while run < len(said) and f" {' '.join(said[:run + 1])} " in theirs:
+        run += 1
+    return run >= OPENING_RUN_WORDS and len(content_words(" ".join(said[:run]))) >= 2
+
+
 # "You can try to …", "Maybe you should …": advice, whatever it goes on to say
 _ADVICE_OPENING = re.compile(r"^\W*(?:maybe\s+|perhaps\s+)?(?:you\s+(?:can|could|should|might|may)(?:\s+(?:try|want)"
                              r")?(?:\s+to)?|try\s+to)\s+", re.I)
@@ -139,10 +164,13 @@ def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     clause alone; told something, likewise one with only what they told before (`known`: the
     notes, their earlier turns), which the next piece may turn into a note read out ("You are teaching Mass" to "I quit teaching…", then "at Hillside School."). A
     clause that already says back SAYS_BACK_MIN_WORDS of their words ("You've just come back" to
-    "I've just come back from a run") is judged now (bad_start): waiting for the rest of a sentence
-    read aloud cost a whole sentence's generation."""
+    "I've just come back from a run") is judged now (bad_start), and so is one that opens with a
+    run of their words (opens_with_their_words): waiting for the rest of a sentence read aloud
+    cost a whole sentence's generation."""
     if _OPENS_EITHER.match(piece) or _SORRY_TO_HEAR.match(piece):
         return True
+    if opens_with_their_words(piece, heard):  # bad_start's, whatever follows
+        return False
     words = word_set(piece)
     unended = bool(words) and piece.rstrip()[-1:] not in ".!?…"
     said = content_words(piece)
@@ -307,6 +335,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     if unsayable(start, heard, earlier, known, bad_news):
         return True
     if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \
+            or opens_with_their_words(start, heard) \
             or tells_them_back(start, heard) or advises_back(start, heard) \
             or denies_what_is_known(start, heard, known) or blames_them_for_not_telling(start, heard) \
             or asks(heard) and speaks_as_theirs(start, heard) or ignores_trouble(start, heard, bad_news) \

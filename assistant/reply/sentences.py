@@ -96,7 +96,8 @@ def _ended(piece: str) -> bool:
 
 
 def sentences_from_tokens(tokens: Generator[str, None, None], first_clause_words: int = 0, max_sentences: int = 0,
-                          cut_short: Callable[[], bool] = lambda: False) -> Generator[str, None, None]:
+                          cut_short: Callable[[], bool] = lambda: False,
+                          judged_now: Callable[[str], bool] = lambda words: False) -> Generator[str, None, None]:
     """Yield each sentence as soon as it is complete; the remainder at the end.
 
     first_clause_words > 0: the very first piece may end at a comma once it has that many words,
@@ -106,10 +107,12 @@ def sentences_from_tokens(tokens: Generator[str, None, None], first_clause_words
     max_sentences > 0: the tokens are closed after that many whole sentences (a spoken reply of
     five points is a minute nobody asked for). cut_short(), asked when the tokens end: they were
     cut at the token limit, so an unended remainder after a whole sentence is half a sentence,
-    and is left out.
+    and is left out. judged_now(words), asked of the first piece's whole words as they come
+    (first_clause_words > 0): they are a piece already, to be judged before the rest is generated
+    (a start that says the person's words back is begun again however it goes on).
     """
     ended = 0
-    for piece in _pieces(tokens, first_clause_words):
+    for piece in _pieces(tokens, first_clause_words, judged_now):
         if _ended(piece):
             ended += 1
         elif ended and cut_short():
@@ -120,7 +123,8 @@ def sentences_from_tokens(tokens: Generator[str, None, None], first_clause_words
             return
 
 
-def _pieces(tokens: Iterable[str], first_clause_words: int) -> Generator[str, None, None]:
+def _pieces(tokens: Iterable[str], first_clause_words: int,
+            judged_now: Callable[[str], bool] = lambda words: False) -> Generator[str, None, None]:
     buffer = ""
     first = first_clause_words > 0
     for token in tokens:
@@ -141,6 +145,9 @@ def _pieces(tokens: Iterable[str], first_clause_words: int) -> Generator[str, No
                 buffer, first = buffer[end:], False
                 continue
             cut = _pause_break(buffer)
+            whole = buffer[:buffer.rstrip().rfind(" ") + 1]  # the last word may still be growing
+            if cut is None and whole.strip() and judged_now(whole.strip()):
+                cut = len(whole)
             if cut is not None:
                 yield buffer[:cut].strip()
                 buffer, first = buffer[cut:], False
