@@ -232,7 +232,11 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
                                   "You are very right", "You are wrong", "You are mistaken"]
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
-    openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any"]
+    # ("I don't have information", "I don't have enough information to answer this question.": begun
+    # again as not_told on the latency benchmark, a try each)
+    openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any", "I don't have enough",
+                                        "I don't have information", "I don't have the information",
+                                        "I don't have that information", "I don't have specific"]
     openings += list(DISMISSALS) if told_of_trouble(heard) else []
     # an idea praised where none was put forward: "That sounds like a good idea." to a daughter's first
     # morning at school (live)
