@@ -117,6 +117,24 @@ def test_what_the_person_did_told_as_hearths_own():
     assert gc.failed_checks("I live in Leeds.", "Where do I live now?", "Omar", set(), said) == ["perspective"]
 
 
+def test_what_another_of_theirs_did_told_as_hearths_own():
+    said = ["Hi, I'm Omar. My brother Idris just opened a bakery in Hull."]  # (Whisper may write a name in lower case)
+    assert rp.claims_anothers("I opened a bakery there last year.", said) == ["I opened a bakery there last year"]
+    assert rp.claims_anothers("I opened a bakery there.", ["my brother idris just opened a bakery"])
+    assert rp.claims_anothers("He opened a bakery? How exciting.", said) == []  # his, as said
+    assert rp.claims_anothers("I hoped it would go well.", said) == []  # Hearth's own hope
+    assert rp.claims_anothers("I opened it too.", ["I opened a shop and my brother opened one too."]) == []  # theirs
+    assert gc.failed_checks("Lovely! I opened one last spring, it was busy.", said[0], "Omar", set(), said) \
+        == ["perspective"]
+
+
+def test_hearth_goes_by_no_name_but_its_own():
+    assert rn.names_itself("Hi, Omar! I'm Hal.") == ["I'm Hal"]  # the name it was called, misheard
+    assert rn.names_itself("My name is Harriet.") == ["My name is Harriet"]
+    assert rn.names_itself("I'm Hearth, nice to meet you.") == []
+    assert rn.names_itself("I'm glad you called.") == [] and rn.names_itself("I'm Omar's helper") == []
+
+
 def test_their_own_words_about_themselves_said_back_are_theirs_whatever_the_verb():
     """"Got" is Hearth's as well ("I got your note"): the words after it say whose this is."""
     said = ["Morning. I just got home from a run along the canal with my brother."]

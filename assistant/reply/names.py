@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from memory.enrolment import enrolment_intent, words_given_as_name
+from memory.lexicon import ASSISTANT_NAMES
 from memory.noting import PLACEHOLDER_NAMES
 
 # Words after a name that make it a vocative, not a subject: "Hi Dana, ...", "Sure, Dana!".
@@ -82,6 +83,15 @@ def claims_their_name(reply: str, names: set[str]) -> list[str]:
     """The person's own name taken as Hearth's: "My name is Dana." to Dana, who asked "What is my
     name?" (a small model answers the question in the asker's words)."""
     return [m.group(0) for claim in name_claims(names) for m in claim.finditer(reply)]
+
+
+_NAMES_ITSELF = re.compile(r"\b(?:[Mm]y\s+name\s+is|I['’]m|I\s+am|[Cc]all\s+me)\s+([A-Z][a-z]+)\b(?!['’])")
+
+
+def names_itself(reply: str) -> list[str]:
+    """Hearth giving itself a name but its own: "I'm Har." to "Hi, Har, I'm Sam" (its name
+    misheard, live). A capitalised word after "I'm" is a name."""
+    return [m.group(0) for m in _NAMES_ITSELF.finditer(reply) if m.group(1).lower() not in ASSISTANT_NAMES]
 
 
 def takes_their_introduction(reply: str, heard: str) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.reply.names import claims_their_name, their_name_for_another, third_person_slips
+from assistant.reply.names import claims_their_name, names_itself, their_name_for_another, third_person_slips
 from memory.enrolment import enrolment_intent
 from memory.lexicon import KIND_WORDS
 from memory.ranking import content_words
@@ -177,6 +177,19 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
                     if m.group(0) not in found and _pairs_after(_YOU_DO, m.group(0) + reply[m.end():]) & done]
 
 
+def claims_anothers(reply: str, said: list[str]) -> list[str]:
+    """What another of theirs did, claimed as Hearth's own doing: "I moved to Lisbon a few years
+    ago." to "Hi, I'm Sam, my sister Nora just moved to Lisbon." (live; Whisper wrote "nor"). A verb
+    in the past said within a few words after someone of theirs ("my sister", "she"), and not of
+    the person themselves. `said`: what the person said."""
+    theirs = {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
+              for m in pattern.finditer(text)}
+    others = {w[:4] for text in said for m in _SOMEONE.finditer(text)
+              for w in re.findall(r"[a-z']+", text[m.end():].lower())[:4] if len(w) > 3 and past_tense(w)}
+    return [m.group(0).strip() for m in _I_DID.finditer(reply)
+            if m.group(1).lower() not in _OWN_VERBS and m.group(1).lower()[:4] in others - theirs]
+
+
 _PASSED_OVER = {"just", "really", "also", "finally", "still", "now", "only", "already"}
 _NOT_DONE = {"is", "was", "has", "does", "says"}  # a verb that says what is, not what they did
 
@@ -293,10 +306,13 @@ def disowns(reply: str, heard: str) -> bool:
 
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
     """Every slip of perspective: about the person by name, their things as Hearth's, what they did
-    told as Hearth's own doing, their own name given to one of theirs, or taken as Hearth's; the
+    (or another of theirs did) told as Hearth's own doing, their own name given to one of theirs, or
+    taken as Hearth's, or any name but its own; the
     person told as one of theirs, or what another of theirs does (`said` ends with what they just
     said) told as their own."""
     said = list(said)
-    return (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
-            + their_name_for_another(reply, person) + claims_their_name(reply, {person})
-            + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else []))
+    slips = (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
+             + their_name_for_another(reply, person) + claims_their_name(reply, {person})
+             + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else [])
+             + claims_anothers(reply, said) + names_itself(reply))
+    return list(dict.fromkeys(slips))  # their name taken as Hearth's is also a name not its own: once
