@@ -98,6 +98,7 @@ def test_a_recap_says_the_persons_own_memories_to_them(memory):
     recap = say(memory, "What do you remember about me?")
     assert recap.startswith("Here is what I remember.") and "Your sister Anna is getting married in Lisbon" in recap
     assert "You are a bit worried, because Max has been limping" in recap
+    assert recap.index("Max") < recap.index("Anna")  # in the order told
     # a request teaches nothing: no memory was written from it
     assert not any("remember" in v.text for *_, v in memory.store.items_of_person(memory.person.person_id))
 

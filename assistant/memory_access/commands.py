@@ -118,7 +118,9 @@ class MemoryRequests:
 
     # -- recap ----------------------------------------------------------------------------
     def recap(self) -> str:
-        """The newest memory of each of the few things most lately talked of, said to the person."""
+        """The newest memory of each of the few things most lately talked of, said to the person in
+        the order they were told: "He was 94…" said before "Your granddad passed away…" (live) had
+        no one to be about."""
         said, seen = [], set()
         for _, entity_id, _, _, version in self.store.items_of_person(self.person.person_id):
             key = entity_id if entity_id is not None else ("item", version.item_id)
@@ -130,7 +132,7 @@ class MemoryRequests:
                 break
         if not said:
             return "I don't remember anything about you yet."
-        return "Here is what I remember. " + " ".join(f"{s}." for s in said)
+        return "Here is what I remember. " + " ".join(f"{s}." for s in reversed(said))
 
     # -- forgetting -----------------------------------------------------------------------
     def _forget(self, about: str) -> Answer:
