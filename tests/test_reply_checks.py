@@ -324,6 +324,7 @@ def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
         assert "That's a good question" in rc.unearned_openings(heard)  # praise answers no question
     assert "I don't know" in told and "I don't know" not in rc.unearned_openings("How old is my dog?")
     assert "I don't have enough" in told and "I don't have enough" not in rc.unearned_openings("How old is my dog?")
+    assert "Hi" in told and "Hi" not in rc.unearned_openings("Hello again, how are you?")  # a greeting answers one
     # a worry told is not waved away; good news may be normal
     assert "That's normal" in rc.unearned_openings("I'm a bit worried, Max has been limping since Sunday.")
     assert "That's normal" not in told and "That's normal" not in rc.unearned_openings("I'm so happy today!")

@@ -89,3 +89,10 @@ def test_a_greeting_that_opens_a_turn_and_the_one_it_greets():
     assert opening_greeting("Hello there! My dog…") == (len("Hello there! "), "")
     assert opening_greeting("Hey, Mum said no.") == (len("Hey, "), "")  # Mum is told of, not greeted
     assert opening_greeting("Hiking is fun.") == (0, "") and opening_greeting("Hi Sam started school") == (0, "")
+
+
+def test_a_turn_that_opens_with_a_greeting_however_it_goes_on():
+    from text.words import opens_with_greeting
+    assert opens_with_greeting("Hello again, can you remind me of something?")
+    assert opens_with_greeting("good morning hearth") and opens_with_greeting("Hey there")
+    assert not opens_with_greeting("Hiking is fun.") and not opens_with_greeting("I said hello to her.")

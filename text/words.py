@@ -128,8 +128,14 @@ def count_phrase(n: int, unit: str) -> str:
 # A greeting that opens a turn, and the one it greets: "Hi Hearth, …", "Hey Har, …" (Hearth's name
 # misheard, live), "Good morning, …". Whoever is greeted is the one listening: Hearth, however its
 # name was heard; never someone the turn tells of.
-_GREETING = re.compile(r"^\W*(?i:hi|hiya|hey|hello|good (?:morning|afternoon|evening)|morning|evening)"
-                       r"(?:[,!]?\s+(?P<greeted>(?i:there)|[A-Z][\w'’-]*))?\s*[,!.]\s*")
+_GREETING_WORD = r"^\W*(?i:hi|hiya|hey|hello|good (?:morning|afternoon|evening)|morning|evening)"
+_GREETING = re.compile(_GREETING_WORD + r"(?:[,!]?\s+(?P<greeted>(?i:there)|[A-Z][\w'’-]*))?\s*[,!.]\s*")
+_OPENS_WITH_GREETING = re.compile(_GREETING_WORD + r"\b")
+
+
+def opens_with_greeting(text: str) -> bool:
+    """A greeting word opens the text, however it goes on ("Hello again, can you…")."""
+    return bool(_OPENS_WITH_GREETING.match(text))
 
 
 def opening_greeting(text: str) -> tuple[int, str]:

@@ -28,6 +28,7 @@ from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
                                       told_of_trouble, waves_away)
 from text.questions import asks, asks_who
+from text.words import opens_with_greeting
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
 # hear that"): the next piece decides.
@@ -243,6 +244,9 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     openings += [] if _PROPOSED.search(heard) else [
         f"{lead} {quality} {what}" for lead in ("That sounds like a", "That is a") for quality in ("good", "great")
         for what in ("idea", "plan", "choice", "decision")] + ["Good idea", "Great idea"]
+    # a greeting answers only a greeting: the demo's second turn, a worry, was first answered "Hi, Dana.",
+    # the reply before it said again, and begun again (latency benchmark)
+    openings += [] if opens_with_greeting(heard) else ["Hi", "Hello", "Hey"]
     # once it has said "You're" (or "You've") the model goes on with a stock phrase all the same
     # ("You're doing great!", "You've been doing great!", "You're not worried, Max!"): the
     # contractions are kept from it, "You were…" is not
