@@ -128,6 +128,14 @@ def test_what_another_of_theirs_did_told_as_hearths_own():
         == ["perspective"]
 
 
+def test_the_person_told_as_one_of_theirs_by_the_name_they_gave_it():
+    said = ["Morning! I took my cat Pepper to the vet today.", "I'm not happy, Pepper has a cough."]
+    assert rp.makes_them_theirs("You are Pepper.", said) == ["You are Pepper"]
+    assert rc.unsayable("You are Pepper.", said[1], known=said[0])  # not even as a last try
+    assert rp.makes_them_theirs("You're Pepper's favourite.", said) == []
+    assert rp.makes_them_theirs("You are Omar.", ["Hi, I'm Omar.", *said]) == []  # their own name
+
+
 def test_hearth_goes_by_no_name_but_its_own():
     assert rn.names_itself("Hi, Omar! I'm Hal.") == ["I'm Hal"]  # the name it was called, misheard
     assert rn.names_itself("My name is Harriet.") == ["My name is Harriet"]

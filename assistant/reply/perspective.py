@@ -15,6 +15,7 @@ import re
 
 from assistant.reply.names import claims_their_name, names_itself, their_name_for_another, third_person_slips
 from memory.enrolment import enrolment_intent
+from memory.extract import named_relations
 from memory.lexicon import KIND_WORDS
 from memory.ranking import content_words
 from text.phrases import past_tense, readings
@@ -254,12 +255,18 @@ _I_AM_ONE = re.compile(r"\bi(?:['’]m| am)\s+(?:now\s+|still\s+)?(?:a|an|the|th
 
 def makes_them_theirs(reply: str, said: list[str]) -> list[str]:
     """The person told as one of theirs, a pet or a relation they spoke of: "You are the new
-    kitten." to "The kids decided to rename the kitten." (replies benchmark). Not what they said
-    they are themselves ("I'm a mum of two")."""
+    kitten." to "The kids decided to rename the kitten." (replies benchmark), or by the name they
+    gave one: "You are Max." to "…because Max has been limping", Max their dog (latency benchmark,
+    the demo misheard). Not what they said they are themselves ("I'm a mum of two")."""
     told = {w for text in said for w in re.findall(r"[a-z]+", text.lower())}
     own = {m.group(1).lower() for text in said for m in _I_AM_ONE.finditer(text)}
+    named = {name for text in said for name in named_relations(text)}
     return [m.group(0) for m in _YOU_ARE_THEIRS.finditer(reply)
-            if m.group(1).lower() in KIND_WORDS and m.group(1).lower() in told - own]
+            if m.group(1).lower() in KIND_WORDS and m.group(1).lower() in told - own] \
+        + [m.group(0) for m in _YOU_ARE_NAMED.finditer(reply) if m.group(1) in named]
+
+
+_YOU_ARE_NAMED = re.compile(r"\b[Yy]ou(?:['’]re| are)\s+([A-Z][a-z]+)\b(?![’'-])")
 
 
 # someone or something of theirs: "my mum", or someone asked about by name past the question's
