@@ -278,8 +278,13 @@ def _pack(results: list[Result], now: datetime | date, budget_tokens: int, query
     return kept, "\n".join(out)
 
 
+def words_in_order(text: str) -> list[str]:
+    """Lower-cased words and numbers, as they come."""
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
 def word_set(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9']+", text.lower()))
+    return set(words_in_order(text))
 
 
 def stems(words: set[str]) -> set[str]:

@@ -17,7 +17,7 @@ from typing import Callable
 
 from memory.enrolment import enrolment_intent
 from memory.lexicon import ASSISTANT_NAMES
-from memory.ranking import content_words, repeats, stems, word_forms, word_set
+from memory.ranking import content_words, repeats, stems, word_forms, word_set, words_in_order
 from assistant.reply.feelings import feels_about_another, praises_untold, tells_their_feeling
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
@@ -59,7 +59,7 @@ OPENING_RUN_WORDS = 3  # of which two carry meaning: "Mr. John Dashwood", not "I
 
 def _words(text: str) -> list[str]:
     """In order, a possessive as its word ("Dashwood's" is "dashwood")."""
-    return [w.removesuffix("'s") for w in re.findall(r"[a-z0-9']+", text.lower())]
+    return [w.removesuffix("'s") for w in words_in_order(text)]
 
 
 def opens_with_their_words(piece: str, heard: str) -> bool:
@@ -275,8 +275,8 @@ def stock_phrase(piece: str, heard: str) -> bool:
 def said_again(start: str, earlier: list[str]) -> bool:
     """A reply of two words or more said again whole: "You are Dana." to a greeting, then to a worry;
     "Hi, Dana." twice (heard live)."""
-    said = re.findall(r"[a-z0-9']+", start.lower())
-    return len(said) >= 2 and any(said == re.findall(r"[a-z0-9']+", reply.lower()) for reply in earlier)
+    said = words_in_order(start)
+    return len(said) >= 2 and any(said == words_in_order(reply) for reply in earlier)
 
 
 def answers_again(piece: str, heard: str) -> bool:
@@ -349,12 +349,12 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or asks(heard) and speaks_as_theirs(start, heard) or ignores_trouble(start, heard, bad_news) \
             or advises_first(start, heard, bad_news):
         return True
-    said = re.findall(r"[a-z0-9']+", start.lower())
+    said = words_in_order(start)
     if len(said) < 4:
         return False
     # the same words after the subject, whoever it is now ("Omar planted tomatoes in…" for "I planted…");
     # asked who does it, that is the answer ("Sam is helping me…" to "Who is helping me…?", live)
-    words = re.findall(r"[a-z0-9']+", heard.lower())
+    words = words_in_order(heard)
     if len(words) >= 4 and said[1:4] == words[1:4] and not asks_who(heard):
         return True
     return not answers_again(start, heard) and repeats(start, [word_set(reply) for reply in earlier], share=0.8)

@@ -76,6 +76,13 @@ _I_RUN = re.compile(r"\bI(?:'m|'ve|'d|'ll)?(?:[\s,]+[a-z']+){3}", re.I)
 _BEFORE_VERB = _AUXILIARIES | {"been", "did", "didn't", "still"}  # passed over to find a run's verb
 
 
+def _done_by_them(said: list[str]) -> set[str]:
+    """What the person says they do or did themselves, by the first four letters of its verb
+    ("I planted…", "I will have to stop…")."""
+    return {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
+            for m in pattern.finditer(text)}
+
+
 def _i_runs(text: str) -> dict[tuple[str, ...], str]:
     """Each "I" and its three words, where they tell of more than Hearth's own state of mind, by
     their lower-cased words."""
@@ -115,8 +122,7 @@ def did_with_theirs(reply: str, said: list[str]) -> list[str]:
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
-    theirs = {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
-              for m in pattern.finditer(text)}
+    theirs = _done_by_them(said)
     theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
     theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
     ours = {m.group(1).lower()[:4] for text in said for m in _WE_CLAUSE.finditer(text)}
@@ -166,7 +172,7 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
     own_name = enrolment_intent(heard)  # "Hi, I'm Omar": no one else
     if not any(m.group(0) != own_name for m in _ANOTHER.finditer(heard)) or _TOGETHER.search(heard) or asks(heard):
         return []
-    theirs = {m.group(1).lower()[:4] for pattern in (_I_CLAUSE, _I_MODAL) for m in pattern.finditer(heard)}
+    theirs = _done_by_them([heard])
     said = {w[:4] for w in _DONE.findall(heard.lower()) + _done_plainly(heard) if len(w) > 3}
     found = [m.group(0) for m in _YOU_DO.finditer(reply)
              if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
@@ -183,8 +189,7 @@ def claims_anothers(reply: str, said: list[str]) -> list[str]:
     ago." to "Hi, I'm Sam, my sister Nora just moved to Lisbon." (live; Whisper wrote "nor"). A verb
     in the past said within a few words after someone of theirs ("my sister", "she"), and not of
     the person themselves. `said`: what the person said."""
-    theirs = {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
-              for m in pattern.finditer(text)}
+    theirs = _done_by_them(said)
     others = {w[:4] for text in said for m in _SOMEONE.finditer(text)
               for w in re.findall(r"[a-z']+", text[m.end():].lower())[:4] if len(w) > 3 and past_tense(w)}
     return [m.group(0).strip() for m in _I_DID.finditer(reply)
