@@ -9,6 +9,7 @@ from assistant.reply import general_checks as gc
 from assistant.reply import guard
 from assistant.reply import knowing as kn
 from assistant.reply import names as rn
+from assistant.reply import openings as ro
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
 from text.questions import asks, asks_who, done_to_them, is_question, who_does
@@ -321,28 +322,28 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
 
 
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
-    told = rc.unearned_openings("I just got back from a long walk with my dog Max.")
+    told = ro.unearned_openings("I just got back from a long walk with my dog Max.")
     assert {"You're", "You've", "You are welcome", "You are right"} <= set(told)
-    assert {"You are very right", "You are wrong"} <= set(rc.unearned_openings("The car passed its MOT today."))
-    thanked = rc.unearned_openings("Thanks, that's all for now.")
+    assert {"You are very right", "You are wrong"} <= set(ro.unearned_openings("The car passed its MOT today."))
+    thanked = ro.unearned_openings("Thanks, that's all for now.")
     assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
-    asked = rc.unearned_openings("I think we should leave early, don't you think?")
+    asked = ro.unearned_openings("I think we should leave early, don't you think?")
     assert "You are right" not in asked and "You're" not in asked and "You are welcome" in asked
     for heard in ("Do you think she will settle in?", "Thanks! What should I cook tonight?"):
-        assert "That's a good question" in rc.unearned_openings(heard)  # praise answers no question
-    assert "I don't know" in told and "I don't know" not in rc.unearned_openings("How old is my dog?")
-    assert "I don't have enough" in told and "I don't have enough" not in rc.unearned_openings("How old is my dog?")
-    assert "Hi" in told and "Hi" not in rc.unearned_openings("Hello again, how are you?")  # a greeting answers one
+        assert "That's a good question" in ro.unearned_openings(heard)  # praise answers no question
+    assert "I don't know" in told and "I don't know" not in ro.unearned_openings("How old is my dog?")
+    assert "I don't have enough" in told and "I don't have enough" not in ro.unearned_openings("How old is my dog?")
+    assert "Hi" in told and "Hi" not in ro.unearned_openings("Hello again, how are you?")  # a greeting answers one
     # a worry told is not waved away; good news may be normal
-    assert "That's normal" in rc.unearned_openings("I'm a bit worried, Max has been limping since Sunday.")
-    assert "That's normal" not in told and "That's normal" not in rc.unearned_openings("I'm so happy today!")
+    assert "That's normal" in ro.unearned_openings("I'm a bit worried, Max has been limping since Sunday.")
+    assert "That's normal" not in told and "That's normal" not in ro.unearned_openings("I'm so happy today!")
     # an idea is praised only where one was put forward ("That sounds like a good idea." to a first day
     # at school, live)
-    assert "That sounds like a good idea" in rc.unearned_openings("She loved her teacher on the first day.")
-    assert "That sounds like a good idea" not in rc.unearned_openings("I think I'll take the train tomorrow.")
+    assert "That sounds like a good idea" in ro.unearned_openings("She loved her teacher on the first day.")
+    assert "That sounds like a good idea" not in ro.unearned_openings("I think I'll take the train tomorrow.")
     # kindness is for what they did for Hearth ("You are very kind and supportive." to the same, live)
-    assert "You are very kind" in rc.unearned_openings("She loved her teacher on the first day.")
-    assert "You are very kind" not in rc.unearned_openings("I brought you some flowers.")
+    assert "You are very kind" in ro.unearned_openings("She loved her teacher on the first day.")
+    assert "You are very kind" not in ro.unearned_openings("I brought you some flowers.")
 
 
 def test_the_reply_start_processor_bans_first_tokens_and_only_the_end_of_an_opening():

@@ -18,11 +18,12 @@ from assistant.config import Config
 from assistant.engines import Engines
 from assistant.pipeline.jobs import Job
 from assistant.pipeline.stages import Recalled, ReplyEnd, Sentence
-from assistant.reply.checks import opens_with_their_words, unearned_openings
+from assistant.reply.checks import opens_with_their_words
 from assistant.reply.knowing import (borrows, invents_names, invents_numbers, named_once, names_another,
                                      tells_untold)
 from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, acknowledgement
 from assistant.reply.guard import begun_well, continued, own_words
+from assistant.reply.openings import unearned_openings
 from assistant.reply.names import names_itself, own_names, their_name_for_another
 from assistant.reply.perspective import claims_anothers, gives_another_theirs
 from assistant.reply.retold import first_person, repaired

@@ -7,7 +7,8 @@ it does not know what it was told, opens as nothing they said earned, or speaks 
 theirs, is begun again (`bad_start`); the reply path repairs what it can of perspective before a
 sentence is voiced (`assistant.reply.perspective`, where the checks that know persons live); how
 a reply meets a trouble told is `assistant.reply.troubles`; how it speaks of their feelings,
-`assistant.reply.feelings`; what a reply claims to know, or makes up, is `assistant.reply.knowing`.
+`assistant.reply.feelings`; what a reply claims to know, or makes up, is `assistant.reply.knowing`;
+the stock openings it is kept from at its first token are `assistant.reply.openings`.
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ from assistant.reply.names import takes_their_introduction
 from assistant.reply.perspective import disowns, gives_them_anothers, makes_them_theirs, speaks_as_theirs
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
-from assistant.reply.troubles import (DISMISSALS, SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
+from assistant.reply.troubles import (SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
                                       told_of_trouble, waves_away)
 from text.questions import asks, asks_who
-from text.words import opens_with_greeting
 
 # A first piece that may open a refusal ("I'm sorry, but I can't…") or a kind reply ("I'm sorry to
 # hear that"): the next piece decides.
@@ -182,18 +182,6 @@ def undecided_start(piece: str, heard: str = "", known: str = "") -> bool:
     return unended and (lead_in(piece) or not new_words(words, heard) and not says_back(piece, heard))
 
 
-_THANKED = re.compile(r"\bthank|\bthanks\b|\bcheers\b|\bappreciate", re.I)
-_ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel like)\b|\bright\?|\bisn't it\b|"
-                             r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
-
-
-_TO_HEARTH = re.compile(r"\byou\b", re.I)  # said to Hearth, of Hearth: a kindness of theirs may be for it
-# What may be called a good idea: a plan, a wish, a suggestion or a question of what to do
-_PROPOSED = re.compile(r"\b(?:i(?:'m| am) (?:thinking|going to|planning|hoping)|i (?:think i'll|might|want to|plan|"
-                       r"would like|hope to)|i'll|i will|i'd like|we (?:could|should|might|will)|we'll|let's|maybe|"
-                       r"perhaps|should i|shall i|what if|how about|plan|idea|going to|thinking of|decided)\b", re.I)
-
-
 _GREETS = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|welcome)\W+(\w+)", re.I)
 
 
@@ -208,68 +196,6 @@ def greets_itself(start: str, heard: str = "") -> bool:
     addressed = _GREETS.match(heard)
     own = enrolment_intent(heard)
     return name in ASSISTANT_NAMES or bool(addressed and own and addressed.group(1).lower() == name != own.lower())
-
-
-def unearned_openings(heard: str) -> tuple[str, ...]:
-    """Stock openings a small model reaches for whatever was said, and that answer something the
-    person did not say: "You're welcome" to no thanks (to "I just got back from a walk"), "You're
-    right" to no opinion (to "I'm worried, Max is limping"), "I don't know" to no question, "That's
-    normal" to a worry. The model is kept from them from its first token (models.llm_local), which
-    costs no second try."""
-    thanked, asked = _THANKED.search(heard), _ASKED_TO_AGREE.search(heard)
-    # praise of the question answers none of it ("That's a good question!", and nothing after it)
-    openings: list[str] = ["That's a good question", "That is a good question", "Good question", "Great question",
-                           "What a great question"]
-    openings += [] if thanked else ["You are welcome", "You are very welcome"]
-    # kindness is thanked for what they did for Hearth or offered it: "You are very kind and supportive."
-    # to a daughter's first morning at school (live)
-    openings += [] if thanked or _TO_HEARTH.search(heard) else [
-        "You are very kind", "You are so kind", "That is very kind of you", "That is so kind of you",
-        "How kind of you"]
-    openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
-                                  "That is right", "Exactly",
-                                  # heard on replies runs: "You are very right." to a deadline moved, "You
-                                  # are wrong." to a car that passed its MOT
-                                  "You are very right", "You are wrong", "You are mistaken"]
-    # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
-    # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
-    # ("I don't have information", "I don't have enough information to answer this question.": begun
-    # again as not_told on the latency benchmark, a try each)
-    openings += [] if asks(heard) else ["I don't know", "I do not know", "I don't have any", "I don't have enough",
-                                        "I don't have information", "I don't have the information",
-                                        "I don't have that information", "I don't have specific"]
-    openings += list(DISMISSALS) if told_of_trouble(heard) else []
-    # an idea praised where none was put forward: "That sounds like a good idea." to a daughter's first
-    # morning at school (live)
-    openings += [] if _PROPOSED.search(heard) else [
-        f"{lead} {quality} {what}" for lead in ("That sounds like a", "That is a") for quality in ("good", "great")
-        for what in ("idea", "plan", "choice", "decision")] + ["Good idea", "Great idea"]
-    # a greeting answers only a greeting: the demo's second turn, a worry, was first answered "Hi, Dana.",
-    # the reply before it said again, and begun again (latency benchmark)
-    openings += [] if opens_with_greeting(heard) else ["Hi", "Hello", "Hey"]
-    # once it has said "You're" (or "You've") the model goes on with a stock phrase all the same
-    # ("You're doing great!", "You've been doing great!", "You're not worried, Max!"): the
-    # contractions are kept from it, "You were…" is not
-    return tuple(openings + ([] if thanked or asked else ["You're", "You've"]))
-
-
-_SPELLED_OUT = ((re.compile(r"\b(\w+)'re\b", re.I), r"\1 are"), (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
-                (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"), (re.compile(r"\bI'm\b", re.I), "I am"))
-
-
-def _spelled_out(text: str) -> str:
-    text = text.replace("\u2019", "'")
-    for pattern, full in _SPELLED_OUT:
-        text = pattern.sub(full, text)
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def stock_phrase(piece: str, heard: str) -> bool:
-    """A later piece that is one of the stock openings nothing they said earned (unearned_openings,
-    of two words or more, contractions spelled out): "That's great! You're welcome. Have a nice day!"
-    to keys to a new flat, with no thanks (heard live)."""
-    said = _spelled_out(piece)
-    return any(said.startswith(_spelled_out(o)) for o in unearned_openings(heard) if len(o.split()) > 1)
 
 
 def said_again(start: str, earlier: list[str]) -> bool:

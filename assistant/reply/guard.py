@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from typing import Callable, Generator, Iterator
 
-from assistant.reply.checks import bad_start, copies, stock_phrase, undecided_start, unsayable
+from assistant.reply.checks import bad_start, copies, undecided_start, unsayable
 from assistant.reply.feelings import praises_untold, tells_their_feeling
 from assistant.reply.general_checks import is_refusal
+from assistant.reply.openings import stock_phrase
 from assistant.reply.knowing import blames_them_for_not_telling
 from assistant.reply.perspective import gives_them_anothers, makes_them_theirs
 from assistant.reply.sentences import lead_in

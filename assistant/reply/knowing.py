@@ -19,6 +19,12 @@ _NOT_TOLD = re.compile(
     r"|^\W*you (?:don't|do not) know\b"  # (its "I don't know" turned to "you" by a slip)
     r"|\bi (?:don't|do not) have (?:an? |any |that |enough |the |more )?(?:specific |clear )?"
     r"(?:information|record|note|details?|answer)", re.I)
+# The starts of not knowing that _NOT_TOLD reads, as a reply would begin them: kept from the first
+# token of a reply to something told (assistant/reply/openings.py). ("I don't have information", "I
+# don't have enough information to answer this question.": each was a try begun again, latency benchmark)
+NOT_KNOWING_OPENINGS = ("I don't know", "I do not know", "I don't have any", "I don't have enough",
+                        "I don't have information", "I don't have the information", "I don't have that information",
+                        "I don't have specific")
 _UNSURE = re.compile(r"\bi'm not sure\b|\bi am not sure\b", re.I)
 
 
