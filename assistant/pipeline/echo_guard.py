@@ -37,6 +37,7 @@ import logging
 import threading
 from collections import deque
 from dataclasses import dataclass
+from enum import Enum
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
@@ -58,15 +59,20 @@ WARY_SECONDS = 5.0
 HALF_DUPLEX_THRESHOLD = 1.01  # above any speech probability: the microphone is ignored
 
 
+class PausedFor(Enum):
+    NOTHING = "nothing"  # the reply plays on
+    LOUD = "loud"  # a sound above the loudest echo came just before the suspect
+    PERSON = "person"  # the suspect's frames held a person
+
+
 @dataclass
 class _Suspect:
     """An utterance that may be Hearth's own voice."""
 
     run: int  # voiced frames in a row that held a person
-    # Why the reply is paused for it (until it ends or is confirmed): None, it plays on; "loud", a
-    # sound above the loudest echo came just before it; "person", its frames held a person. Only the
-    # last leaves an unconfirmed end to its words: an echo paused for a loud onset, ended, is echo.
-    paused_for: str | None = None
+    # Why the reply is paused for it (until it ends or is confirmed). Only PERSON leaves an unconfirmed
+    # end to its words: an echo paused for a loud onset, ended, is echo.
+    paused_for: PausedFor = PausedFor.NOTHING
 
 
 @dataclass
@@ -150,9 +156,9 @@ class EchoGuard:
         if suspect is not None:
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._suspect = None
-                if suspect.paused_for is not None:
+                if suspect.paused_for is not PausedFor.NOTHING:
                     self._wary_until = self._clock.now() + WARY_SECONDS
-                if signal is Signal.ENDPOINT and suspect.paused_for == "person":
+                if signal is Signal.ENDPOINT and suspect.paused_for is PausedFor.PERSON:
                     return step, "unsure"
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
@@ -160,17 +166,17 @@ class EchoGuard:
             if person_confirmed(suspect.run):
                 self._suspect = None
                 return Step(Signal.NONE), "person"
-            if person_suspected(suspect.run) and suspect.paused_for != "person" \
+            if person_suspected(suspect.run) and suspect.paused_for is not PausedFor.PERSON \
                     and self._clock.now() >= self._wary_until:
-                already, suspect.paused_for = suspect.paused_for, "person"
-                return Step(Signal.NONE), "" if already else "pause"
+                already, suspect.paused_for = suspect.paused_for, PausedFor.PERSON
+                return Step(Signal.NONE), "" if already is PausedFor.LOUD else "pause"
             return Step(Signal.NONE), ""
         onset, self._onset = self._onset, None
         if signal is Signal.SPEECH_START and (self.echo_possible or onset is not None):
             with self._lock:
                 self._echo_turns = {t for t in self._echo_turns if t > turn_id - ECHO_TURNS} | {turn_id + 1}
             self._suspect = _Suspect(person_run(0, self._recent, voiced, True),
-                                     paused_for=None if onset is None else "loud")
+                                     paused_for=PausedFor.NOTHING if onset is None else PausedFor.LOUD)
             return step, "suspect"
         if onset is None and not loud_may_pause:
             self._loud_run = 0
