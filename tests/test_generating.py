@@ -20,9 +20,9 @@ from assistant.reply.prompt_cache import PromptCache
 from fakes import ScriptedChat
 
 
-def voiced(engines, config, history: History, heard: str) -> str:
+def voiced(engines, config, history: History, heard: str, cheer: str = "That's great to hear!") -> str:
     """What the generating stage voices to `heard`, every try of the model the same cheer."""
-    engines = replace(engines, llm=ScriptedChat("That's great to hear!"))
+    engines = replace(engines, llm=ScriptedChat(cheer))
     said: list[str] = []
     generator = Generator(engines, config, MonotonicClock(), history,
                           PromptCache(engines.llm, engines.llm_gate, history, config.memory_budget_tokens), True,
@@ -42,3 +42,11 @@ def test_words_that_go_on_with_bad_news_told_the_turn_before_are_not_cheered(eng
     assert voiced(engines, test_config, History(), "He was eighty one.") == "That's great to hear!"
     after_a_party = History(turns=[("My uncle threw a huge birthday party.", "How lovely!")])
     assert voiced(engines, test_config, after_a_party, "He was eighty one.") == "That's great to hear!"
+
+
+def test_how_words_that_go_on_with_a_death_sound_is_no_cheer(engines, test_config):
+    # heard live: "That sounds great!" to "He was 94 and he loved his garden." after a granddad's death
+    after_a_death = History(turns=[("My granddad passed away on Tuesday.", "I'm sorry to hear that.")])
+    garden = "He was 94 and he loved his garden."
+    assert voiced(engines, test_config, after_a_death, garden, "That sounds great!") == SORRY_REPLY
+    assert voiced(engines, test_config, History(), garden, "That sounds great!") == "That sounds great!"

@@ -681,6 +681,20 @@ def test_how_a_death_sounds_is_no_cheer_and_gladness_at_it_is_one():
     assert not rc.cheers_bad_news("That sounds wonderful!", "We came home from a week in Crete.")
 
 
+def test_words_that_go_on_with_a_death_told_before_are_read_with_it():
+    # heard live: "That sounds great!" to "He was 94 and he loved his garden." after a granddad's death
+    died, garden = "My granddad passed away on Tuesday.", "He was 94 and he loved his garden."
+    for cheer in ("That sounds great!", "That sounds amazing!", "I'm so glad,"):
+        assert rc.cheers_bad_news(cheer, garden, before=died) and rc.unsayable(cheer, garden, before=died), cheer
+    assert not rc.cheers_bad_news("That sounds great!", garden)  # alone, no bad news
+    assert not rc.cheers_bad_news("That sounds great!", garden, before="My granddad turned 90 on Tuesday.")
+    # words that do not go on with it are their own news
+    assert not rc.cheers_bad_news("That sounds great!", "My brother started a new job in Leeds.", before=died)
+    # a feeling of their own decides: "She is so happy there." is not read with the turn before
+    assert not rc.cheers_bad_news("That sounds lovely!", "She is so happy in the new home.",
+                                  before="My mum had to move into a care home, it was hard.")
+
+
 def test_a_reply_does_not_say_they_never_told_what_they_did_not_ask():
     # heard live: "I don't know, you haven't told me your plans yet." to a question about the weather
     asked = "Will the shops be open on Monday?"

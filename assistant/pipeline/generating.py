@@ -90,6 +90,7 @@ class Generator:
         notes = self.prompt_cache.use_notes(job.memory, block, past)
         name = job.memory.person_name if job.memory else None
         said = [user for user, _ in self.history.turns] + [job.heard]
+        before = said[-2] if len(said) > 1 else ""  # what they said the turn before
         messages = build_messages(job.heard, self.history, notes, name)
 
         def reply(avoid: str):
@@ -128,8 +129,8 @@ class Generator:
             return is_bad(felt(heard))
 
         last = ""
-        for piece in own_words(begun_well(reply, job.heard, earlier, unfounded, told, bad_news), job.heard, earlier,
-                               unfounded):
+        begun = begun_well(reply, job.heard, earlier, unfounded, told, bad_news, before)
+        for piece in own_words(begun, job.heard, earlier, unfounded):
             sentence = continued(last, voiced(piece))
             if sentence:
                 self._said(job, sentence)

@@ -226,7 +226,7 @@ def copies(piece: str, heard: str, earlier: list[str]) -> bool:
 
 
 def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
-              bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+              bad_news: Callable[[str], bool] = told_of_trouble, before: str = "") -> bool:
     """The bad starts that are worse than a plain acknowledgement, so that not even the last try
     (reply/guard.py) voices them: a refusal or the notes' layout; only their words or an earlier
     reply's, or their words with a "not" they did not say; a note read out, another thing they told
@@ -245,12 +245,12 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or not_told(start) and not asks(heard) or disowns(start, heard) or takes_their_introduction(start, heard)
             or tells_their_feeling(start, heard) or gives_them_anothers(start, heard)
             or makes_them_theirs(start, [known, heard])
-            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news) or waves_away(start, heard)
+            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news, before) or waves_away(start, heard)
             or greets_itself(start, heard))
 
 
 def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
-              bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
+              bad_news: Callable[[str], bool] = told_of_trouble, before: str = "") -> bool:
     """Whether a reply should be begun again before anything of it is voiced: it opens with a
     refusal, with the notes' layout, by narrating what was said ("Dana just said…"), with the
     person's own words back (nothing of its own, or their first words after the subject, whoever
@@ -266,7 +266,7 @@ def bad_start(start: str, heard: str, earlier: list[str] = (), known: str = "",
     or with a feeling they did not tell, or, told bad news (`bad_news`), with a cheer, or by
     greeting Hearth itself, or by saying it has not got what they called theirs, or, asked one
     thing, by saying they never told it another."""
-    if unsayable(start, heard, earlier, known, bad_news):
+    if unsayable(start, heard, earlier, known, bad_news, before):
         return True
     if _NARRATES.search(start) or greets_itself(start, heard) or says_back(start, heard) \
             or opens_with_their_words(start, heard) \

@@ -33,14 +33,15 @@ def never(sentence: str) -> bool:
 
 def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: str, earlier: list[str] = (),
                unfounded: Callable[[str], bool] = never, known: str = "",
-               bad_news: Callable[[str], bool] = told_of_trouble) -> Iterator[str]:
+               bad_news: Callable[[str], bool] = told_of_trouble, before: str = "") -> Iterator[str]:
     """The reply's pieces. make_pieces(avoid) starts a reply; `avoid` holds the starts thrown away,
     one per line ("" at first). `earlier`: the replies in the history (and any other words not to be
     copied: the prompt's worked examples), whose starts are not copied. `unfounded`: whether a piece
     says what nothing in the conversation holds (the worked examples' matter, a made-up number).
     `known`: what the person told Hearth (the notes, what they said before), which a reply does not
     begin by saying it does not know. `bad_news(heard)`: whether they told something bad for them,
-    which a reply does not cheer."""
+    which a reply does not cheer; `before`: what they said the turn before, which words that go on
+    with it are read with."""
     thrown: list[str] = []
     for attempt in range(TRIES):
         pieces = make_pieces("\n".join(thrown))
@@ -54,8 +55,8 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         unsaid = unfounded(start) or len(list(own_words(iter(head), heard, earlier, unfounded))) < len(head)
         # a lead-in's words are not the reply's own: "You know, Max is a bit worried" says their words back
         led = " ".join(head[1:]) if len(head) > 1 and lead_in(head[0]) else ""
-        bad = bad_start(start, heard, earlier, known, bad_news) \
-            or bool(led) and bad_start(led, heard, earlier, known, bad_news)
+        bad = bad_start(start, heard, earlier, known, bad_news, before) \
+            or bool(led) and bad_start(led, heard, earlier, known, bad_news, before)
         if not head or not (unsaid or bad):
             yield from head
             yield from pieces
@@ -64,7 +65,7 @@ def begun_well(make_pieces: Callable[[str], Generator[str, None, None]], heard: 
         # caller's acknowledgement is better than "I don't have information about the train
         # cancellation", "You are very sorry for the inconvenience." or "That's great to hear!")
         if attempt == TRIES - 1:
-            if not (unsaid or unsayable(start, heard, earlier, known, bad_news)):
+            if not (unsaid or unsayable(start, heard, earlier, known, bad_news, before)):
                 yield from head
                 yield from pieces
             pieces.close()

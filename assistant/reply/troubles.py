@@ -41,20 +41,6 @@ _SOUNDS_GOOD = re.compile(SOUNDS + r"(?:like\s+)?(?:a\s+|an\s+)?(?:really\s+|ver
                           r"wonderful|fun|exciting|brilliant|perfect|amazing|fantastic|awesome|incredible)\b", re.I)
 
 
-def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble) -> bool:
-    """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
-    away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
-    only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
-    imply, memory/implied.py). "That sounds like a good plan" is a cheer only where their words say
-    it is bad: a feeling named, or something that keeps going wrong, wears them out or is a death
-    (memory.appraisal.lean); so is "I'm glad…"."""
-    if asks(heard):
-        return False
-    if (_SOUNDS_GOOD.search(start) or _GLAD.search(start)) and (told_of_trouble(heard) or lean(heard) < 0):
-        return True
-    return bool(_CHEERS.search(start)) and bad_news(heard)
-
-
 # A turn that speaks of what the one before spoke of: "She was 94.", "It was in the church."
 _REFERS_BACK = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their|him|them)\b", re.I)
 
@@ -62,6 +48,29 @@ _REFERS_BACK = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their|him|them)\b"
 def goes_on(heard: str) -> bool:
     """Pure. Whether words open by pointing back at what was said before (a pronoun first)."""
     return bool(_REFERS_BACK.match(heard))
+
+
+def bad_in_words(heard: str) -> bool:
+    """Pure. Their words say it is bad: a feeling named, or something that keeps going wrong, wears
+    them out or is a death (memory.appraisal.lean)."""
+    return told_of_trouble(heard) or lean(heard) < 0
+
+
+def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble,
+                    before: str = "") -> bool:
+    """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
+    away on Tuesday.", heard live). `bad_news(heard)`: whether what they told is bad for them; asked
+    only of a cheer, as it may cost an embedding (the reply path's reads the feeling the words
+    imply, memory/implied.py). "That sounds like a good plan" is a cheer only where their words say
+    it is bad (`bad_in_words`); so is "I'm glad…". Words with no feeling of their own that go on with
+    `before` (what they said the turn before) are read with it: "That sounds great!" to "He was 94
+    and he loved his garden." after "My granddad passed away on Tuesday." (heard live)."""
+    if asks(heard):
+        return False
+    if (_SOUNDS_GOOD.search(start) or _GLAD.search(start)) and (
+            bad_in_words(heard) or goes_on(heard) and detect_affect(heard) is None and bad_in_words(before)):
+        return True
+    return bool(_CHEERS.search(start)) and bad_news(heard)
 
 
 def waves_away(start: str, heard: str) -> bool:
