@@ -879,3 +879,16 @@ def test_a_wish_to_get_better_is_for_an_illness_or_hurt_they_told_of():
     assert rf.tells_their_feeling("I hope you're feeling better soon.", "I am really nervous about it.")  # (live)
     assert not rf.tells_their_feeling("I hope you feel better soon.", "I have a terrible cold.")
     assert not rf.tells_their_feeling("I hope she gets better soon.", "My mum is in hospital.")  # not theirs to get
+
+
+def test_what_another_of_theirs_has_is_not_given_them():
+    # heard live: "You are very lucky to have a beautiful garden." to a granddad who had died and "loved his garden"
+    said = ["My granddad passed away on Tuesday.", "He was 94 and he loved his garden."]
+    for reply in ("You are very lucky to have a beautiful garden.", "Your garden sounds lovely."):
+        assert rp.hands_them_anothers_thing(reply, said), reply
+        assert rc.unsayable(reply, said[1], before=said[0]), reply
+    for reply in ("His garden sounds lovely.", "Your granddad must have loved it.", "You have a lovely family."):
+        assert not rp.hands_them_anothers_thing(reply, said), reply
+    # what they call theirs too is theirs
+    assert not rp.hands_them_anothers_thing("Your garden sounds lovely.",
+                                            ["My dad loved his garden, and I love my garden."])

@@ -271,6 +271,23 @@ def makes_them_theirs(reply: str, said: list[str]) -> list[str]:
         + [m.group(0) for m in _YOU_ARE_NAMED.finditer(reply) if m.group(1) in named]
 
 
+# What someone else has, as the person tells it ("he loved his garden"), and what a reply gives them
+# as theirs ("your garden", "you … have a beautiful garden").
+_ANOTHERS_THING = re.compile(r"\b(?:his|her|their)\s+((?:[a-z]+\s+)?[a-z]+)", re.I)
+_GIVEN_THEM = re.compile(r"\byour\s+((?:[a-z]+\s+)?[a-z]+)|\byou\b[^.!?]{0,30}?\bhave\s+(?:got\s+)?"
+                         r"(?:an?|such\s+an?)\s+((?:[a-z]+\s+)?[a-z]+)", re.I)
+
+
+def hands_them_anothers_thing(reply: str, said: list[str]) -> list[str]:
+    """What another of theirs has, given them: "You are very lucky to have a beautiful garden." to
+    "He was 94 and he loved his garden.", of a granddad who had died (live). Not what they call
+    their own too ("my garden")."""
+    others = {w for text in said for m in _ANOTHERS_THING.finditer(text) for w in content_words(m.group(1))}
+    others -= their_things(said)
+    return [m.group(0) for m in _GIVEN_THEM.finditer(reply)
+            if set((m.group(1) or m.group(2)).lower().split()) & others]
+
+
 _YOU_ARE_NAMED = re.compile(r"\b[Yy]ou(?:['’]re| are)\s+([A-Z][a-z]+)\b(?![’'-])")
 
 
@@ -320,11 +337,11 @@ def perspective_errors(reply: str, person: str, things: set[str], said: list[str
     """Every slip of perspective: about the person by name, their things as Hearth's, what they did
     (or another of theirs did) told as Hearth's own doing, their own name given to one of theirs, or
     taken as Hearth's, or any name but its own; the
-    person told as one of theirs, or what another of theirs does (`said` ends with what they just
-    said) told as their own."""
+    person told as one of theirs, or what another of theirs does or has (`said` ends with what they
+    just said) told as their own."""
     said = list(said)
     slips = (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
              + their_name_for_another(reply, person) + claims_their_name(reply, {person})
              + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else [])
-             + claims_anothers(reply, said) + names_itself(reply))
+             + hands_them_anothers_thing(reply, said[-2:]) + claims_anothers(reply, said) + names_itself(reply))
     return list(dict.fromkeys(slips))  # their name taken as Hearth's is also a name not its own: once
