@@ -24,6 +24,12 @@ INJECTED_DB = 9.0
 RESIDUAL_MARGIN_DB = 6.0  # and stands this far above the echo the canceller has lately left
 CEILING_MARGIN_DB = 6.0  # with the canceller lost: the microphone this far above the loudest echo the room carried
 QUIET = 1e-7  # mean square below which nothing is there to judge (-70 dBFS)
+# Frames the canceller took less than this of (half their energy) that stand no higher than the loudest
+# echo the room has lately carried of that much playing are its own echo, which it has lapsed on: live
+# at 60%, the tail of a word 1 s into a reply came out within 1.2 dB of the microphone, 7-10 dB under
+# that loudest echo and 30 dB over the residue learned, and paused the reply. Talked over in the echo
+# benchmark (-6 and -20 dB), a person's voice stood 2-35 dB above it where the canceller took so little.
+TOOK_LITTLE_DB = 3.0
 ONSET_FRAMES = 4  # 128 ms judged together: the frames that started the speech and the one after
 ECHO_WORD_SHARE = 0.6  # most of the words heard were Hearth's own, in its order: an echo
 PAUSE_FRAMES = 2  # voiced frames in a row that hold a person before the reply is paused (64 ms)
@@ -46,6 +52,13 @@ LOUD_CEILING_FRAMES = 60
 # echo blurred to its end (at -6 dB, "Eight of spades, four of clubs, seven of hearts", paused for
 # late), whose words decide as a confirmed person's do.
 BRIEF_FRAMES = 2 * PERSON_FRAMES
+# A voice the reply was paused for that fell this far below its level at the pause, from this many
+# frames after it (256 ms: the room's delay and reverberation) to its end, went quiet with Hearth: its
+# own voice, which the canceller had let through (echo benchmark, -6 dB: 1.7 s of a reply's echo
+# held 1-3 dB by the canceller, paused for, then 21 dB down within 300 ms of the pause, and its
+# transcript answered). A person talking over Hearth goes on at their level.
+FADE_WAIT_FRAMES = 8
+FADED_DB = 15.0
 
 
 def _db(ratio: float) -> float:
@@ -61,7 +74,8 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     converged its estimate explains nothing, so nothing is confirmed on it yet. After, the
     frames speak for a person when the cleaned signal keeps most of the microphone's energy
     (an echo loses most of it to the canceller, a person's voice passes through) and stands well
-    above what the canceller has lately left of the echo of that much playing. While the canceller
+    above what the canceller has lately left of the echo of that much playing, unless the canceller
+    took little of a sound no louder than the room's loudest echo (it lapsed). While the canceller
     learns the echo again (it lost it: its delay jumped, or a person's voice over Hearth's threw it),
     the microphone alone speaks for a person where it stands well above the loudest echo the room
     has lately carried of that much playing."""
@@ -76,6 +90,9 @@ def person_speaking(frames: Sequence[FrameLevels], echo_possible: bool) -> bool:
     mic = sum(f.mic for f in recent)
     cleaned = sum(f.cleaned for f in recent)
     if cleaned / len(recent) < QUIET:
+        return False
+    ceiling = sum(f.echo_ceiling for f in recent)
+    if _db(cleaned / mic) > -TOOK_LITTLE_DB and 0 < mic <= ceiling:
         return False
     residual = sum(f.residual for f in recent)
     return _db(cleaned / mic) >= PERSON_RATIO_DB and _db(cleaned / max(residual, 1e-12)) >= RESIDUAL_MARGIN_DB
@@ -123,6 +140,12 @@ def person_suspected(run: int) -> bool:
 
 def person_confirmed(run: int) -> bool:
     return run >= PERSON_FRAMES
+
+
+def faded_with_pause(level_at_pause: float, loudest_after: float | None) -> bool:
+    """Pure. The microphone's loudest frame from FADE_WAIT_FRAMES after the pause to the voice's end
+    (None: it ended sooner, which says nothing) stands FADED_DB or more below its level at the pause."""
+    return loudest_after is not None and level_at_pause > 0 and _db(loudest_after / level_at_pause) <= -FADED_DB
 
 
 def brief(voiced_frames: int) -> bool:

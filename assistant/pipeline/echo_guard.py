@@ -12,9 +12,10 @@ played on and paused again at each frame of echo, the reply stuttered, heard aga
 before each pause), and for WARY_SECONDS after, only a confirmed person pauses it again. A suspect
 that ends unconfirmed is dropped (TurnSkipped "echo"), without a transcript or a reply, and the
 reply plays on. One that ends while the reply is paused for it may have been a person too brief to
-confirm ("wait", "no"): its words decide, and if it was brief (audio/echo_decision.brief) only
-words that ask Hearth to stop stop it (an echo's few words, paused, ended so too, and Whisper heard
-them as anything: "I'll since the boy."). A few frames are never enough: an
+confirm ("wait", "no"): its words decide, and if it was brief (audio/echo_decision.brief), or went
+quiet with the reply (faded_with_pause: the echo of a reply the canceller let through, paused for
+late), only words that ask Hearth to stop stop it (an echo's few words, paused, ended so too, and
+Whisper heard them as anything: "I'll since the boy."). A few frames are never enough: an
 echo the canceller has not caught up with (a sentence's first syllable, a change in the room, a
 piece of the reply a sound server carried back late) looks like a person for a while. A frame the
 canceller made much louder than it came says it has lost the echo (its delay jumped): no person is
@@ -41,8 +42,8 @@ from enum import Enum
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import (LOUD_ONSET_WAIT_FRAMES, ONSET_FRAMES, canceller_added, is_echo, loud_run,
-                                 person_confirmed, person_run, person_suspected)
+from audio.echo_decision import (FADE_WAIT_FRAMES, LOUD_ONSET_WAIT_FRAMES, ONSET_FRAMES, canceller_added,
+                                 faded_with_pause, is_echo, loud_run, person_confirmed, person_run, person_suspected)
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -73,6 +74,16 @@ class _Suspect:
     # Why the reply is paused for it (until it ends or is confirmed). Only PERSON leaves an unconfirmed
     # end to its words: an echo paused for a loud onset, ended, is echo.
     paused_for: PausedFor = PausedFor.NOTHING
+    # Paused for as a person: the microphone's level then, frames since, and its loudest frame once
+    # the room's echo of what played before the pause has gone (None before)
+    level_at_pause: float = 0.0
+    since_pause: int = 0
+    loudest_after: float | None = None
+
+    def heard_after_pause(self, mic: float) -> None:
+        self.since_pause += 1
+        if self.since_pause > FADE_WAIT_FRAMES:
+            self.loudest_after = max(self.loudest_after or 0.0, mic)
 
 
 @dataclass
@@ -142,7 +153,8 @@ class EchoGuard:
         suspect turn is a person after all: barge-in now), "echo" (a suspect turn ended: drop it,
         play on), "unsure" (a suspect turn ended while the reply was paused for it as a person: too
         short to be confirmed on its levels? its ENDPOINT, for its words to decide,
-        assistant/pipeline/overlap.py).
+        assistant/pipeline/overlap.py), "faded" (such a turn whose voice went quiet with the reply:
+        as "unsure", but only words asking Hearth to stop stop it, as for a brief one).
         turn_id: the turn in progress (for a SPEECH_START, the one before it). loud_may_pause: a
         reply is playing and no utterance is being heard or judged (only then does a loud sound
         before speech pause the reply: a person's voice, once it is speech, is the suspect's or the
@@ -154,12 +166,15 @@ class EchoGuard:
                 self.monitor.relearn()
         suspect = self._suspect
         if suspect is not None:
+            if suspect.paused_for is PausedFor.PERSON and self.monitor is not None:
+                suspect.heard_after_pause(self.monitor.levels.mic)
             if signal in (Signal.ENDPOINT, Signal.DISCARD):
                 self._suspect = None
                 if suspect.paused_for is not PausedFor.NOTHING:
                     self._wary_until = self._clock.now() + WARY_SECONDS
                 if signal is Signal.ENDPOINT and suspect.paused_for is PausedFor.PERSON:
-                    return step, "unsure"
+                    faded = faded_with_pause(suspect.level_at_pause, suspect.loudest_after)
+                    return step, "faded" if faded else "unsure"
                 self.dropped += 1
                 return Step(Signal.NONE), "echo"
             suspect.run = person_run(suspect.run, self._recent, voiced, self.echo_possible)
@@ -169,6 +184,7 @@ class EchoGuard:
             if person_suspected(suspect.run) and suspect.paused_for is not PausedFor.PERSON \
                     and self._clock.now() >= self._wary_until:
                 already, suspect.paused_for = suspect.paused_for, PausedFor.PERSON
+                suspect.level_at_pause = sum(f.mic for f in self._recent) / max(len(self._recent), 1)
                 return Step(Signal.NONE), "" if already is PausedFor.LOUD else "pause"
             return Step(Signal.NONE), ""
         onset, self._onset = self._onset, None

@@ -205,9 +205,11 @@ class TurnLoop:
         (assistant/pipeline/overlap.py): the step to act on, whether it was held now, and the ruling
         on speech held before, once there is one."""
         audible = self._reply_audible(planner)
-        if echo == "unsure":  # a person too brief to confirm on levels, ended: its words decide, now
-            # its words decide, not its length (Hearth's own words heard back are echo however long)
-            held = audible and self.overlap.hold(planner.turn_id, 0, brief=brief(listener.endpointer.voiced_frames))
+        if echo in ("unsure", "faded"):  # a person too brief to confirm on levels, ended: its words decide, now
+            # its words decide, not its length (Hearth's own words heard back are echo however long); a
+            # brief voice, or one that went quiet with the reply, only by words asking Hearth to stop
+            quiet = echo == "faded" or brief(listener.endpointer.voiced_frames)
+            held = audible and self.overlap.hold(planner.turn_id, 0, brief=quiet)
             if not held:
                 return Step(Signal.NONE), False, Ruling(False, "echo")  # no words to judge by: echo, as it was
             step, ruling = self.overlap.judge(step, voiced, lambda: utterance.audio)
