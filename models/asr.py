@@ -4,7 +4,8 @@ Whisper pads every input to 30 s and faster-whisper's `transcribe` encodes all o
 the 0.47 s a 3 s utterance took here. An utterance under 19 s is first encoded in a window fitted
 to it and decoded with CTranslate2 directly (about 2x faster on the shared clips). Whisper
 was trained on 30 s windows, and in a short one it sometimes repeats itself ("10 of clubs 10 of
-clubs..."); such a decode, or an unsure one, is done again the usual way.
+clubs..."); such a decode, or an unsure one, is done again the usual way. A loop that one keeps
+(over Hearth's own echo: a sentence twice, and begun a third time) is cut to its first pass.
 """
 
 from __future__ import annotations
@@ -37,8 +38,41 @@ def window_seconds(audio_seconds: float, margin: float = 1.0) -> int:
 
 
 def ran_away(text: str, audio_seconds: float) -> bool:
-    """A decode that repeats itself, or has more words than anyone says in the time."""
-    return bool(_REPEATS.search(text)) or len(text.split()) > audio_seconds * MAX_WORDS_PER_SECOND + 3
+    """A decode that repeats itself (a piece of a word, or a run of words: `without_loop`), or has more
+    words than anyone says in the time."""
+    return (bool(_REPEATS.search(text)) or len(text.split()) > audio_seconds * MAX_WORDS_PER_SECOND + 3
+            or without_loop(text) != text)
+
+
+LOOP_MIN_WORDS = 3  # a run this long said again and again is Whisper looping, not the speaker
+
+
+def _word(token: str) -> str:
+    return re.sub(r"[^\w']", "", token.lower())
+
+
+def without_loop(text: str) -> str:
+    """Pure. The transcript with a loop of Whisper's cut to its first pass: a run of words said back
+    to back three times or more, or twice and begun again where the decode ended ("Eight of spades,
+    four of close, seven of hearts. Eight of spades, four of close, seven of hearts. Eight of", a
+    person's words over Hearth's echo, in the echo benchmark). A phrase said twice, whole, is kept:
+    people do ("tear down the fence, tear down the fence.")."""
+    tokens = text.split()
+    words = [_word(t) for t in tokens]
+    for size in range(len(words) // 2, LOOP_MIN_WORDS - 1, -1):  # the longest run first
+        for start in range(len(words) - 2 * size + 1):
+            run = words[start:start + size]
+            if words[start + size:start + 2 * size] != run:
+                continue
+            end = start + 2 * size
+            while words[end:end + size] == run:
+                end += size
+            tail = words[end:]
+            begun_again = 0 < len(tail) < size and tail == run[:len(tail)]
+            if end - start >= 3 * size or begun_again:
+                kept = tokens[:start + size] + ([] if begun_again else tokens[end:])
+                return " ".join(kept)
+    return text
 
 
 FASTER_WHISPER_PINNED = "1.2.1"  # = pyproject.toml's pin; the internals below are this version's
@@ -103,7 +137,7 @@ class WhisperTranscriber:
             audio, language=self.language, beam_size=self.beam_size, vad_filter=False,
             condition_on_previous_text=False, without_timestamps=True,
         )
-        return " ".join(s.text.strip() for s in segments).strip()
+        return without_loop(" ".join(s.text.strip() for s in segments).strip())
 
     def word_times(self, audio: np.ndarray) -> list[tuple[str, float, float]]:
         """(word, start, end) in seconds for each word heard, from faster-whisper's own word
