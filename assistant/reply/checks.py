@@ -248,7 +248,8 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or tells_their_feeling(start, heard) or gives_them_anothers(start, heard)
             or makes_them_theirs(start, [known, heard])
             or hands_them_anothers_thing(start, [before, heard])
-            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news, before) or waves_away(start, heard)
+            or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news, before)
+            or waves_away(start, heard)
             or greets_itself(start, heard))
 
 
