@@ -50,3 +50,10 @@ def test_how_words_that_go_on_with_a_death_sound_is_no_cheer(engines, test_confi
     garden = "He was 94 and he loved his garden."
     assert voiced(engines, test_config, after_a_death, garden, "That sounds great!") == SORRY_REPLY
     assert voiced(engines, test_config, History(), garden, "That sounds great!") == "That sounds great!"
+
+
+def test_told_of_a_death_a_hope_that_the_one_who_died_lives_is_left_unsaid(engines, test_config):
+    # heard live, twice: "That's a very sad news. I hope you're okay and that your friend is still alive."
+    said = voiced(engines, test_config, History(), "My friend passed away on Tuesday.",
+                  "That is very sad news. I hope your friend is still alive.")
+    assert said == "That is very sad news."

@@ -892,3 +892,17 @@ def test_what_another_of_theirs_has_is_not_given_them():
     # what they call theirs too is theirs
     assert not rp.hands_them_anothers_thing("Your garden sounds lovely.",
                                             ["My dad loved his garden, and I love my garden."])
+
+
+def test_told_of_a_death_no_reply_hopes_the_one_who_died_lives():
+    from assistant.reply.troubles import hopes_for_the_dead
+    # heard live, twice: "That's a very sad news. I hope you're okay and that your friend is still alive."
+    died = "My friend had passed away on Tuesday. He was 94."
+    for piece in ("I hope you're okay and that your friend is still alive.", "I hope he recovers soon.",
+                  "I hope he gets better."):
+        assert hopes_for_the_dead(piece, died), piece
+    assert not hopes_for_the_dead("I hope you feel better soon.", died)  # the mourner's hope
+    assert not hopes_for_the_dead("I hope he gets better.", "My friend is in hospital with a broken hip.")
+    # words that go on with a death are read with it
+    assert hopes_for_the_dead("I hope he recovers.", "He loved his garden.", before=died)
+    assert not hopes_for_the_dead("I hope he recovers.", "My brother started a new job.", before=died)

@@ -27,7 +27,7 @@ from assistant.reply.openings import unearned_openings
 from assistant.reply.names import names_itself, own_names, their_name_for_another
 from assistant.reply.perspective import claims_anothers, gives_another_theirs
 from assistant.reply.retold import first_person, repaired
-from assistant.reply.troubles import goes_on
+from assistant.reply.troubles import goes_on, hopes_for_the_dead
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -116,14 +116,16 @@ class Generator:
             """The examples' notes, a number or a name nobody said, or the person's own name, or one they
             gave another of theirs, given to one of theirs (judged as it would be voiced: "My dog is
             Dana." is said "Your dog is Dana."), or what they do told as another's doing, or what
-            another of theirs did told as Hearth's, or Hearth called by a name not its own."""
+            another of theirs did told as Hearth's, or Hearth called by a name not its own, or, told of a
+            death, a hope that someone is alive or recovers."""
             return (borrows(piece, EXAMPLE_PROPS, conversation)
                     or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation)
                                        or tells_untold(piece, told, job.heard))
                     or any(their_name_for_another(voiced(piece), own) for own in names)
                     or names_another(voiced(piece), conversation)
                     or bool(gives_another_theirs(voiced(piece), in_their_words))
-                    or bool(claims_anothers(voiced(piece), said)) or bool(names_itself(voiced(piece))))
+                    or bool(claims_anothers(voiced(piece), said)) or bool(names_itself(voiced(piece)))
+                    or hopes_for_the_dead(piece, job.heard, before))
 
         def bad_news(heard: str) -> bool:
             return is_bad(felt(heard))

@@ -11,7 +11,7 @@ import re
 from typing import Callable
 
 from memory.affect import detect_affect
-from memory.appraisal import lean
+from memory.appraisal import Standing, lean, standing
 from memory.ranking import content_words, stems, word_set
 from text.questions import asks
 
@@ -71,6 +71,23 @@ def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = to
             bad_in_words(heard) or goes_on(heard) and detect_affect(heard) is None and bad_in_words(before)):
         return True
     return bool(_CHEERS.search(start)) and bad_news(heard)
+
+
+def tells_a_death(heard: str, before: str = "") -> bool:
+    """Pure. Their words say someone has died, or go on with words that did (memory.appraisal)."""
+    return Standing.LOSS in standing(heard) or goes_on(heard) and Standing.LOSS in standing(before)
+
+
+# A hope that someone lives or mends: "…and that your friend is still alive." to "My friend passed
+# away on Tuesday." (live, twice). Feeling better is the mourner's to hope for, and is left alone.
+_LIVES_ON = re.compile(r"\b(?:still\s+)?alive\b|\brecover(?:s|y|ing|ed)?\b|\bget(?:s|ting)?\s+(?:better|well)\b"
+                       r"|\bpull(?:s|ing)?\s+through\b", re.I)
+
+
+def hopes_for_the_dead(piece: str, heard: str, before: str = "") -> bool:
+    """Pure. Told of a death (`tells_a_death`), a piece that hopes or says someone is alive, recovers
+    or gets better."""
+    return bool(_LIVES_ON.search(piece)) and tells_a_death(heard, before)
 
 
 def waves_away(start: str, heard: str) -> bool:
