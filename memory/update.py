@@ -17,6 +17,7 @@ from text.words import split_sentences
 
 from . import lexicon as lx
 from .affect import with_cause
+from .appraisal import Standing, standing as standing_of
 
 MAX_WORDS = 90          # an item's whole text
 HISTORY_WORDS = 45      # the "Before that" part of a deterministic composition
@@ -180,13 +181,21 @@ def changes(standing: str, turn: str) -> bool:
     return bool(_CHANGED.search(turn) or topic_stems(standing) & topic_stems(turn))
 
 
+def lasting(sentence: str) -> bool:
+    """Pure. A sentence that stays true whatever follows: a death ("Priya's friend passed away on
+    Tuesday", which a turn about his garden after it sent to the history, and the recap then left out)."""
+    return Standing.LOSS in standing_of(sentence)
+
+
 def compose(old: Draft, new: Draft, name: str = "") -> Draft:
     """The deterministic integrative memory: what the turn changes of the old one becomes history,
-    the turn the current situation, beside what it leaves true (the newest STANDING_FACTS - 1
-    sentences of it)."""
+    the turn the current situation, beside what it leaves true (what is `lasting`, and the newest
+    STANDING_FACTS - 1 sentences of the rest)."""
     said = split_sentences(old.current)
-    unchanged = [s.rstrip(". ") for s in said if not changes(s, new.current)]
-    standing = unchanged[max(0, len(unchanged) - (STANDING_FACTS - 1)):]
+    unchanged = [s.rstrip(". ") for s in said if lasting(s) or not changes(s, new.current)]
+    passing = [s for s in unchanged if not lasting(s)]
+    newest = passing[max(0, len(passing) - (STANDING_FACTS - 1)):]
+    standing = [s for s in unchanged if lasting(s) or s in newest]
     gone = " ".join(s for s in said if s.rstrip(". ") not in standing).rstrip(". ")
     segments = [s for s in re.split(r";\s+", old.history) if s] if old.history else []
     if gone:

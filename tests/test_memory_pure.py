@@ -825,3 +825,19 @@ def test_the_patterns_of_written_and_relative_dates_match_all_they_write():
     for span in ("day", "week", "month", "year"):
         noted = absolutise("then", [DateMention("then", now, 0, span)])
         assert re.search(NOTE_DATE_RE, noted, re.I)[1] == written(DateMention("then", now, 0, span))
+
+
+def test_a_death_stays_in_what_is_true_now_whatever_follows():
+    # live: "He loved his garden…" after "My friend had passed away on Tuesday. He was 94." sent the death to
+    # the history, and "What do you remember about me?" then left it out
+    died = Draft("Priya's friend had passed away on Tuesday (1 December 2026). He was 94", "7 December 2026",
+                 emotion="sad", provenance=(1,))
+    garden = Draft("Priya's friend loved his garden, he grew roses and tomatoes every summer", "7 December 2026",
+                   provenance=(2,))
+    both = update.compose(died, garden, "Priya")
+    assert both.current.startswith("Priya's friend had passed away on Tuesday") and not both.history
+    assert update.lasting("Priya's friend had passed away on Tuesday") and not update.lasting("He was 94")
+    # what is not lasting goes as before: the turn speaks of the same thing
+    moved = update.compose(Draft("Priya's friend lives in Leeds", "1 December 2026"),
+                           Draft("Priya's friend lives in York now", "7 December 2026"), "Priya")
+    assert moved.current == "Priya's friend lives in York now"
