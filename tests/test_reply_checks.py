@@ -684,8 +684,10 @@ def test_how_a_death_sounds_is_no_cheer_and_gladness_at_it_is_one():
 def test_words_that_go_on_with_a_death_told_before_are_read_with_it():
     # heard live: "That sounds great!" to "He was 94 and he loved his garden." after a granddad's death
     died, garden = "My granddad passed away on Tuesday.", "He was 94 and he loved his garden."
-    for cheer in ("That sounds great!", "That sounds amazing!", "I'm so glad,"):
-        assert rc.cheers_bad_news(cheer, garden, before=died) and rc.unsayable(cheer, garden, before=died), cheer
+    happy = lambda heard: False  # noqa: E731  (the embedder read a loved garden as good news, live)
+    for cheer in ("That sounds great!", "That sounds amazing!", "I'm so glad,", "That's good to hear."):
+        assert rc.cheers_bad_news(cheer, garden, happy, before=died), cheer
+        assert rc.unsayable(cheer, garden, bad_news=happy, before=died), cheer
     assert not rc.cheers_bad_news("That sounds great!", garden)  # alone, no bad news
     assert not rc.cheers_bad_news("That sounds great!", garden, before="My granddad turned 90 on Tuesday.")
     # words that do not go on with it are their own news

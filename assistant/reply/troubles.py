@@ -67,10 +67,13 @@ def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = to
     and he loved his garden." after "My granddad passed away on Tuesday." (heard live)."""
     if asks(heard):
         return False
-    if (_SOUNDS_GOOD.search(start) or _GLAD.search(start)) and (
-            bad_in_words(heard) or goes_on(heard) and detect_affect(heard) is None and bad_in_words(before)):
+    cheers = bool(_CHEERS.search(start))
+    if not (cheers or _SOUNDS_GOOD.search(start) or _GLAD.search(start)):
+        return False
+    # "That's good to hear." to the same words (live): the reading of their own, a garden loved, is no news
+    if bad_in_words(heard) or goes_on(heard) and detect_affect(heard) is None and bad_in_words(before):
         return True
-    return bool(_CHEERS.search(start)) and bad_news(heard)
+    return cheers and bad_news(heard)
 
 
 def tells_a_death(heard: str, before: str = "") -> bool:
