@@ -192,10 +192,11 @@ def compose(old: Draft, new: Draft, name: str = "") -> Draft:
     the turn the current situation, beside what it leaves true (what is `lasting`, and the newest
     STANDING_FACTS - 1 sentences of the rest)."""
     said = split_sentences(old.current)
-    unchanged = [s.rstrip(". ") for s in said if lasting(s) or not changes(s, new.current)]
-    passing = [s for s in unchanged if not lasting(s)]
+    kept = {s.rstrip(". ") for s in said if lasting(s)}
+    unchanged = [s.rstrip(". ") for s in said if s.rstrip(". ") in kept or not changes(s, new.current)]
+    passing = [s for s in unchanged if s not in kept]
     newest = passing[max(0, len(passing) - (STANDING_FACTS - 1)):]
-    standing = [s for s in unchanged if lasting(s) or s in newest]
+    standing = [s for s in unchanged if s in kept or s in newest]
     gone = " ".join(s for s in said if s.rstrip(". ") not in standing).rstrip(". ")
     segments = [s for s in re.split(r";\s+", old.history) if s] if old.history else []
     if gone:

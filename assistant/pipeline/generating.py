@@ -66,7 +66,7 @@ class Generator:
             return felt_alone(before) if now is None and before and goes_on(heard) else now
 
         # the model said nothing worth saying: say so rather than leave the person waiting
-        if fixed is None and not self._generated(job, recalled.block, about_them, felt):
+        if fixed is None and not self._generated(job, recalled.block, about_them, felt, before):
             if about_them or asks(job.heard):
                 fixed = NOT_TOLD_REPLY if about_them else FALLBACK_REPLY
             else:
@@ -82,7 +82,8 @@ class Generator:
             return detect_affect(heard)
         return implied_feelings(self.engines.embedder).felt(heard)
 
-    def _generated(self, job: Job, block: str, about_them: bool, felt: Callable[[str], Affect | None]) -> bool:
+    def _generated(self, job: Job, block: str, about_them: bool, felt: Callable[[str], Affect | None],
+                   before: str) -> bool:
         """Each sentence is said to the person as "you" (`repaired`): a small model slips into
         "Dana's dog". False if the model gave no sentence worth saying. `about_them`: the person
         asked about themselves, so a number nobody said is made up."""
@@ -90,7 +91,6 @@ class Generator:
         notes = self.prompt_cache.use_notes(job.memory, block, past)
         name = job.memory.person_name if job.memory else None
         said = [user for user, _ in self.history.turns] + [job.heard]
-        before = said[-2] if len(said) > 1 else ""  # what they said the turn before
         messages = build_messages(job.heard, self.history, notes, name)
 
         def reply(avoid: str):
