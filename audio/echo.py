@@ -31,6 +31,11 @@ LEARNED_FRAMES = 10  # frames of echo the canceller must have taken before its r
 # Frames after playing begins (after a tail of silence) before the echo is surely in the microphone:
 # the reference may sit up to _SNAP from where the sound really played, and the room adds its delay.
 ECHO_ARRIVAL_FRAMES = 10
+# ...and the echo may arrive before the reference says it played: what is about to play, this many
+# frames ahead, counts as playing. Live at 60%, the first frame of a reply held -42 dBFS of echo while
+# the reference placed -63 there and the loud part a frame later: the microphone stood 11 dB over the
+# echo it expected, and the reply was paused for its own voice at its start (four times in one desk).
+ECHO_LEAD_FRAMES = 3
 _SILENT = 1e-7  # mean square below which a reference block is silence (-70 dBFS)
 _SNAP = SAMPLE_RATE // 10  # a slice placed within 100 ms of where the last one ended follows it
 DRIFT_SLICES = 32  # a continuous stream moves when the clock has disagreed for this many slices
@@ -156,7 +161,7 @@ class FrameLevels:
 
     mic: float  # the microphone as it came
     cleaned: float  # after the echo canceller
-    playing: float  # the loudest played 32 ms within the echo tail before this frame
+    playing: float  # the loudest played 32 ms within the echo tail before this frame or just after it
     converged: bool  # the canceller has taken enough echo for its residue to be known
     residual: float = 0.0  # the echo the canceller leaves, as it has lately left for what was playing
     echo_ceiling: float = 0.0  # the loudest echo the room has lately carried of that much playing (0: unknown)
@@ -192,7 +197,9 @@ class EchoMonitor:
         self.reference.anchor(end)
         far = self.reference.span(end - FRAME_SAMPLES, FRAME_SAMPLES)
         self._played.append(mean_square(far))
-        playing, mic = max(self._played), mean_square(frame.samples)
+        lead = self.reference.span(end, ECHO_LEAD_FRAMES * FRAME_SAMPLES).reshape(ECHO_LEAD_FRAMES, FRAME_SAMPLES)
+        playing = max(max(self._played), max(mean_square(block) for block in lead))
+        mic = mean_square(frame.samples)
         self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
         self.path.observe(mic, playing > _SILENT, self._playing_for > ECHO_ARRIVAL_FRAMES)
         cancelled = False

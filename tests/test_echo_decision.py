@@ -12,7 +12,7 @@ from assistant.config import Config, load_config
 from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
-from audio.echo import DRIFT_SLICES, EchoReference, FrameLevels
+from audio.echo import DRIFT_SLICES, ECHO_LEAD_FRAMES, EchoMonitor, EchoReference, FrameLevels
 from audio.echo_decision import (BRIEF_FRAMES, FADE_WAIT_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_WAIT_FRAMES,
                                  PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, faded_with_pause, is_echo,
                                  loud_run, louder_than_echo, person_confirmed, person_run, person_speaking,
@@ -271,6 +271,27 @@ def test_frames_read_late_by_a_busy_loop_do_not_move_the_timeline():
         clock.t = 100.0 + (index + 1) * 0.032 + (0.2 if index >= 5 else 0.0)
         ref.anchor((index + 1) * 512)
     assert ref.position_at(100.0 + 10 * 0.032) == 10 * 512
+
+
+def test_what_is_about_to_play_counts_as_playing_since_its_echo_may_come_first():
+    # the reference may sit a little later than where the sound really played: the echo of a reply's
+    # first frame can be in the microphone a frame or two before the reference says it plays
+    clock = FakeClock()
+    ref = EchoReference(now=clock.now)
+    monitor = EchoMonitor(ref, canceller=None)
+    seconds = FRAME_SAMPLES / 16_000
+    starts = ECHO_LEAD_FRAMES + 2  # the input frame the reply is placed at
+
+    def read(index: int) -> None:  # input frame `index` is read as soon as it is there
+        clock.t = 100.0 + (index + 1) * seconds
+        monitor.clean(Frame(np.zeros(FRAME_SAMPLES, dtype=np.float32), index, (index + 1) * seconds))
+
+    read(0)
+    ref.played(np.full(FRAME_SAMPLES * 10, 0.1, dtype=np.float32), 16_000, latency=(starts - 1) * seconds)
+    read(1)  # the reply is more than ECHO_LEAD_FRAMES ahead
+    assert monitor.levels.playing == 0.0 and not monitor.echo_possible
+    read(2)  # its first frame is ECHO_LEAD_FRAMES ahead
+    assert monitor.levels.playing == pytest.approx(0.01) and monitor.echo_possible
 
 
 def test_a_person_is_confirmed_only_after_frames_in_a_row_hold_one():
