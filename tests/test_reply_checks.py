@@ -324,7 +324,8 @@ def test_the_persons_own_name_given_to_one_of_theirs_is_a_slip():
 def test_stock_openings_are_kept_from_a_reply_only_when_nothing_earned_them():
     told = ro.unearned_openings("I just got back from a long walk with my dog Max.")
     assert {"You're", "You've", "You are welcome", "You are right"} <= set(told)
-    assert {"You are very right", "You are wrong"} <= set(ro.unearned_openings("The car passed its MOT today."))
+    assert {"You are very right", "You are wrong", "You are very correct"} <= set(
+        ro.unearned_openings("He loved his garden, he grew roses and tomatoes every summer."))
     thanked = ro.unearned_openings("Thanks, that's all for now.")
     assert "You are welcome" not in thanked and "You're" not in thanked and "You are right" in thanked
     asked = ro.unearned_openings("I think we should leave early, don't you think?")
@@ -894,6 +895,20 @@ def test_what_another_of_theirs_has_is_not_given_them():
     # what they call theirs too is theirs
     assert not rp.hands_them_anothers_thing("Your garden sounds lovely.",
                                             ["My dad loved his garden, and I love my garden."])
+
+
+def test_an_age_told_of_another_of_theirs_is_not_given_them():
+    # heard live: "You are very old." to "My grand and passed away on Tuesday, he was 94."
+    said = ["My granddad passed away on Tuesday, he was ninety four.", "He loved his garden."]
+    for reply in ("You are very old.", "You're 94 now.", "You are ninety four."):
+        assert rp.hands_them_anothers_age(reply, said), reply
+        assert rc.unsayable(reply, said[1], before=said[0]), reply
+    for reply in ("He was very old.", "Ninety four is a long life.", "You are very kind to remember him."):
+        assert not rp.hands_them_anothers_age(reply, said), reply
+    # their own age is theirs, and with no age told no age is handed over
+    assert not rp.hands_them_anothers_age("You are still young.", ["My dad was 60 when I was 30."])
+    assert not rp.hands_them_anothers_age("You are very young.", ["I started school today."])
+    assert not rp.hands_them_anothers_age("You are so young.", ["It was 20 degrees at the party."])
 
 
 def test_told_of_a_death_no_reply_hopes_the_one_who_died_lives():

@@ -23,8 +23,8 @@ from assistant.reply.feelings import feels_about_another, praises_untold, tells_
 from assistant.reply.general_checks import has_layout, is_refusal, parrots
 from assistant.reply.knowing import blames_them_for_not_telling, denies_what_is_known, not_told
 from assistant.reply.names import takes_their_introduction
-from assistant.reply.perspective import (disowns, gives_them_anothers, hands_them_anothers_thing, makes_them_theirs,
-                                         speaks_as_theirs)
+from assistant.reply.perspective import (disowns, gives_them_anothers, hands_them_anothers_age,
+                                         hands_them_anothers_thing, makes_them_theirs, speaks_as_theirs)
 from assistant.reply.retold import new_words
 from assistant.reply.sentences import lead_in
 from assistant.reply.troubles import (SOUNDS, advises_first, cheers_bad_news, ignores_trouble,
@@ -235,7 +235,8 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
     having been told what was just told, or not having what is theirs, or the name they gave; a
     feeling they did not tell, what another of theirs does told as theirs ("you're coming to visit"),
     they as one of theirs ("You are the new kitten."), what another of theirs has (`before`, `heard`)
-    given them ("You are very lucky to have a beautiful garden." to "…he loved his garden"), or
+    given them ("You are very lucky to have a beautiful garden." to "…he loved his garden", "You are
+    very old." to "…he was 94"), or
     praise of how they are doing ("You are doing well," to three night shifts in a row, heard
     live); a cheer of bad news or a trouble waved away; Hearth greeting itself ("Hello, Harris!",
     its name misheard, as the whole of a last try, live).
@@ -247,7 +248,7 @@ def unsayable(start: str, heard: str, earlier: list[str] = (), known: str = "",
             or not_told(start) and not asks(heard) or disowns(start, heard) or takes_their_introduction(start, heard)
             or tells_their_feeling(start, heard) or gives_them_anothers(start, heard)
             or makes_them_theirs(start, [known, heard])
-            or hands_them_anothers_thing(start, [before, heard])
+            or hands_them_anothers_thing(start, [before, heard]) or hands_them_anothers_age(start, [before, heard])
             or praises_untold(start, heard) or cheers_bad_news(start, heard, bad_news, before)
             or waves_away(start, heard)
             or greets_itself(start, heard))

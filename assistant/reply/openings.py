@@ -19,6 +19,10 @@ _ASKED_TO_AGREE = re.compile(r"\bi (?:think|believe|guess|reckon|suppose|feel li
                              r"\bdon't you think\b|\bwouldn't you\b|\bagree\b", re.I)
 
 
+_DEGREES = ("", "very ", "so ", "quite ", "totally ", "completely ")
+_VERDICTS = ("right", "correct", "wrong", "mistaken")  # of an opinion: none was offered
+
+
 _TO_HEARTH = re.compile(r"\byou\b", re.I)  # said to Hearth, of Hearth: a kindness of theirs may be for it
 # What may be called a good idea: a plan, a wish, a suggestion or a question of what to do
 _PROPOSED = re.compile(r"\b(?:i(?:'m| am) (?:thinking|going to|planning|hoping)|i (?:think i'll|might|want to|plan|"
@@ -42,11 +46,10 @@ def unearned_openings(heard: str) -> tuple[str, ...]:
     openings += [] if thanked or _TO_HEARTH.search(heard) else [
         "You are very kind", "You are so kind", "That is very kind of you", "That is so kind of you",
         "How kind of you"]
-    openings += [] if asked else ["You are right", "You are absolutely", "You are correct", "That's right",
-                                  "That is right", "Exactly",
-                                  # heard on replies runs: "You are very right." to a deadline moved, "You
-                                  # are wrong." to a car that passed its MOT
-                                  "You are very right", "You are wrong", "You are mistaken"]
+    # heard on replies runs: "You are very right." to a deadline moved, "You are wrong." to a car that
+    # passed its MOT; live: "You are very correct." to a late granddad's garden
+    openings += [] if asked else [f"You are {degree}{verdict}" for degree in _DEGREES for verdict in _VERDICTS] + [
+        "You are absolutely", "That's right", "That is right", "That's correct", "That is correct", "Exactly"]
     # not knowing answers a question only: to "I'm allergic to peanuts" the worked example of not
     # knowing was followed ("I don't know, you haven't told me…"); banned here, it costs no second try
     openings += [] if asks(heard) else list(NOT_KNOWING_OPENINGS)

@@ -288,6 +288,25 @@ def hands_them_anothers_thing(reply: str, said: list[str]) -> list[str]:
             if set((m.group(1) or m.group(2)).lower().split()) & others]
 
 
+# An age: a number, in figures or words ("94", "ninety four", "forty-one")
+_AGE = r"(?:\d+|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[- ][a-z]+)?)\b"
+_ABOUT = r"(?:almost\s+|nearly\s+|only\s+|just\s+)?"
+_WAS = r"(?:was|is|were|turned|turns|will\s+be|['’]s)\s+"
+_ANOTHERS_AGE = re.compile(r"\b(?:[Hh]e|[Ss]he|[Tt]hey|[Mm]y\s+[a-z]+|(?!It|That|This|There|What|Which)[A-Z][a-z]+)\s+"
+                           + _WAS + _ABOUT + _AGE)
+_OWN_AGE = re.compile(r"\bI(?:['’]m| am| was| turned| turn| will be)\s+" + _ABOUT + _AGE)
+_YOUR_AGE = re.compile(r"\byou(?:['’]re| are| were)\s+(?:(?:very|so|quite|really|still|only|getting|now)\s+)*"
+                       r"(?:old|young|elderly|aged|" + _AGE + ")", re.I)
+
+
+def hands_them_anothers_age(reply: str, said: list[str]) -> list[str]:
+    """An age told of another of theirs, given them: "You are very old." to "My granddad passed away
+    on Tuesday, he was 94." (live). Not where they told their own."""
+    if not any(_ANOTHERS_AGE.search(text) for text in said) or any(_OWN_AGE.search(text) for text in said):
+        return []
+    return [m.group(0) for m in _YOUR_AGE.finditer(reply)]
+
+
 _YOU_ARE_NAMED = re.compile(r"\b[Yy]ou(?:['’]re| are)\s+([A-Z][a-z]+)\b(?![’'-])")
 
 
@@ -343,5 +362,6 @@ def perspective_errors(reply: str, person: str, things: set[str], said: list[str
     slips = (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
              + their_name_for_another(reply, person) + claims_their_name(reply, {person})
              + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else [])
-             + hands_them_anothers_thing(reply, said[-2:]) + claims_anothers(reply, said) + names_itself(reply))
+             + hands_them_anothers_thing(reply, said[-2:]) + hands_them_anothers_age(reply, said[-2:])
+             + claims_anothers(reply, said) + names_itself(reply))
     return list(dict.fromkeys(slips))  # their name taken as Hearth's is also a name not its own: once
