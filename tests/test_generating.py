@@ -57,3 +57,12 @@ def test_told_of_a_death_a_hope_that_the_one_who_died_lives_is_left_unsaid(engin
     said = voiced(engines, test_config, History(), "My friend passed away on Tuesday.",
                   "That is very sad news. I hope your friend is still alive.")
     assert said == "That is very sad news."
+
+
+def test_every_try_thrown_words_that_go_on_with_a_death_are_met_as_the_death_however_they_read_alone(
+        engines, test_config):
+    # heard live: "That's good to hear." to "He loved his garden…" the turn after a granddad's death, said
+    # when every try had been thrown: the reply's last resort met the garden as the embedder read it alone
+    after_a_death = History(turns=[("My granddad passed away on Tuesday, he was 94.", "I'm so sorry.")])
+    garden = "He loved his garden, he grew roses and tomatoes every summer."
+    assert voiced(engines, test_config, after_a_death, garden, "That's good to hear.") == SORRY_REPLY

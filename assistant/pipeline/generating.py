@@ -27,7 +27,7 @@ from assistant.reply.openings import unearned_openings
 from assistant.reply.names import names_itself, own_names, their_name_for_another
 from assistant.reply.perspective import claims_anothers, gives_another_theirs
 from assistant.reply.retold import first_person, repaired
-from assistant.reply.troubles import goes_on, hopes_for_the_dead
+from assistant.reply.troubles import goes_on, goes_on_with_bad_news, hopes_for_the_dead
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -61,9 +61,13 @@ class Generator:
 
         def felt(heard: str) -> Affect | None:
             """What their words imply, or, words with no feeling of their own that go on with the turn
-            before ("She was 94." after a grandmother's funeral, cheered live), what that one did."""
+            before ("She was 94." after a grandmother's funeral, cheered live), what that one did: where
+            it was bad, whatever these imply alone ("That's good to hear." to "He loved his garden…"
+            after a granddad's death, live: the embedder read the garden as glad)."""
             now = felt_alone(heard)
-            return felt_alone(before) if now is None and before and goes_on(heard) else now
+            if before and (now is None and goes_on(heard) or goes_on_with_bad_news(heard, before)):
+                return felt_alone(before)
+            return now
 
         # the model said nothing worth saying: say so rather than leave the person waiting
         if fixed is None and not self._generated(job, recalled.block, about_them, felt, before):

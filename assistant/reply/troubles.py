@@ -56,6 +56,13 @@ def bad_in_words(heard: str) -> bool:
     return told_of_trouble(heard) or lean(heard) < 0
 
 
+def goes_on_with_bad_news(heard: str, before: str) -> bool:
+    """Pure. Words that name no feeling of their own and go on with `before` (what they said the
+    turn before), which said something bad: "He loved his garden." after "My granddad passed away on
+    Tuesday." is still the death's, however the garden reads alone."""
+    return bool(before) and goes_on(heard) and detect_affect(heard) is None and bad_in_words(before)
+
+
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble,
                     before: str = "") -> bool:
     """Told something bad, a start that cheers it ("That's great to hear!" to "My grandad passed
@@ -71,7 +78,7 @@ def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = to
     if not (cheers or _SOUNDS_GOOD.search(start) or _GLAD.search(start)):
         return False
     # "That's good to hear." to the same words (live): the reading of their own, a garden loved, is no news
-    if bad_in_words(heard) or goes_on(heard) and detect_affect(heard) is None and bad_in_words(before):
+    if bad_in_words(heard) or goes_on_with_bad_news(heard, before):
         return True
     return cheers and bad_news(heard)
 
