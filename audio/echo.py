@@ -189,6 +189,7 @@ class EchoMonitor:
         self._carried: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._echo_gain = 0.0
         self._playing_for = 0  # frames since playing began after a tail of silence
+        self._played_before = 0.0  # the loudest played 32 ms within the echo tail before the last frame
         self.path = EchoPathMeter()  # whether what plays reaches the microphone at all
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 
@@ -198,7 +199,10 @@ class EchoMonitor:
         far = self.reference.span(end - FRAME_SAMPLES, FRAME_SAMPLES)
         self._played.append(mean_square(far))
         lead = self.reference.span(end, ECHO_LEAD_FRAMES * FRAME_SAMPLES).reshape(ECHO_LEAD_FRAMES, FRAME_SAMPLES)
-        playing = max(max(self._played), max(mean_square(block) for block in lead))
+        # the room's gains are learned against what played before the frame only: a frame's echo is of
+        # that, and against a loud part about to play they would come out lower than the room's
+        self._played_before = max(self._played)
+        playing = max(self._played_before, max(mean_square(block) for block in lead))
         mic = mean_square(frame.samples)
         self._playing_for = self._playing_for + 1 if playing > _SILENT else 0
         self.path.observe(mic, playing > _SILENT, self._playing_for > ECHO_ARRIVAL_FRAMES)
@@ -226,10 +230,11 @@ class EchoMonitor:
         levels = self.levels
         if self._playing_for <= ECHO_ARRIVAL_FRAMES:
             return
-        if levels.playing > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
-            self._left.append(levels.cleaned / levels.playing)
+        before = self._played_before
+        if before > _SILENT and (not voiced or levels.cleaned < ECHO_DOMINATED * levels.mic):
+            self._left.append(levels.cleaned / before)
             self._residual_gain = float(np.percentile(self._left, RESIDUAL_PERCENTILE))
-            self._carried.append(levels.mic / levels.playing)
+            self._carried.append(levels.mic / before)
             self._echo_gain = float(np.percentile(self._carried, RESIDUAL_PERCENTILE))
 
     def relearn(self) -> None:
