@@ -42,6 +42,11 @@ PERSON_FRAMES = 10
 # over a loud reply for echo and silences it (echo benchmark, -6 dB: the cleaned signal held -94
 # dBFS for 190 ms while the microphone rose to -24), and the voice detector needs a few frames more.
 LOUD_ONSET_WAIT_FRAMES = 12
+# ...and longer, up to this many (704 ms, the longest the suppressor was seen to hold a voice), while
+# the microphone still stands within FADED_DB of its level at the pause: a person still talking. At
+# -6 dB the reply played on again one frame before the speech start came, 416 ms into a talk-over,
+# and was paused again 128 ms later (echo benchmark); an echo paused for fades at once.
+LOUD_ONSET_MAX_FRAMES = 22
 # ...judged only once the room's loudest echo has been learned from this many frames (about 2 s):
 # live at 60%, learned from the first second of the session's first reply, it paused that reply
 # for its own echo.
@@ -112,6 +117,14 @@ def louder_than_echo(frame: FrameLevels) -> bool:
 def loud_run(run: int, frame: FrameLevels) -> int:
     """How many frames in a row, counting this one, have stood above the loudest echo."""
     return run + 1 if louder_than_echo(frame) else 0
+
+
+def onset_waits(waited: int, level_at_pause: float, loudest_lately: float) -> bool:
+    """Does a reply paused for a loud sound before any speech stay paused after `waited` frames?
+    `loudest_lately`: the microphone's loudest of the last few frames."""
+    if waited < LOUD_ONSET_WAIT_FRAMES:
+        return True
+    return waited < LOUD_ONSET_MAX_FRAMES and _db(loudest_lately / max(level_at_pause, 1e-12)) > -FADED_DB
 
 
 def canceller_added(frame: FrameLevels) -> bool:

@@ -13,9 +13,9 @@ from assistant.pipeline.echo_guard import EchoGuard
 from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, ECHO_LEAD_FRAMES, EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import (BRIEF_FRAMES, FADE_WAIT_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_WAIT_FRAMES,
-                                 PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, faded_with_pause, is_echo,
-                                 loud_run, louder_than_echo, person_confirmed, person_run, person_speaking,
+from audio.echo_decision import (BRIEF_FRAMES, FADE_WAIT_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_MAX_FRAMES,
+                                 LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, faded_with_pause, is_echo,
+                                 loud_run, louder_than_echo, onset_waits, person_confirmed, person_run, person_speaking,
                                  share_of_own_words)
 from audio import FRAME_SAMPLES
 from audio.endpointer import Signal, Step
@@ -454,6 +454,7 @@ def test_a_microphone_well_above_the_loudest_echo_the_room_carried_is_louder_tha
 # canceller's output silenced, no speech to the listener yet
 _LOUD_ONSET = FrameLevels(4e-3, 1e-10, 1e-2, True, echo_ceiling=5e-4, ceiling_frames=LOUD_CEILING_FRAMES)
 _ECHO_ONLY = FrameLevels(4e-4, 1e-8, 1e-2, True, echo_ceiling=5e-4, ceiling_frames=LOUD_CEILING_FRAMES)
+_FADED = replace(_ECHO_ONLY, mic=4e-6)  # the echo's tail, the reply paused
 
 
 def _before_speech(guard: EchoGuard, monitor, levels: FrameLevels, frames: int, may_pause: bool = True) -> list[str]:
@@ -506,12 +507,30 @@ def test_a_loud_sound_that_never_becomes_speech_lets_the_reply_play_on():
     monitor = _Monitor(_ECHO_ONLY)
     guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
     assert _before_speech(guard, monitor, _LOUD_ONSET, PAUSE_FRAMES)[-1] == "pause"
-    said = _before_speech(guard, monitor, _ECHO_ONLY, LOUD_ONSET_WAIT_FRAMES + 1)
+    said = _before_speech(guard, monitor, _FADED, LOUD_ONSET_WAIT_FRAMES + 1)
     assert said == [""] * LOUD_ONSET_WAIT_FRAMES + ["resume"]
     start = Step(Signal.SPEECH_START, first_frame=30)  # speech later is judged afresh
     assert guard.judge(start, voiced=True, turn_id=1) == (start, "suspect")
     end = Step(Signal.ENDPOINT, end_frame=40)
     assert guard.judge(end, voiced=False, turn_id=2) == (Step(Signal.NONE), "echo")
+
+
+def test_a_loud_sound_that_goes_on_keeps_the_reply_paused_a_while_longer_for_speech_to_be_heard():
+    # at -6 dB the suppressor held a talk-over's voice from the listener for 416 ms: the reply played on
+    # one frame before the speech start came, and was paused again 128 ms later (echo benchmark)
+    monitor = _Monitor(_ECHO_ONLY)
+    guard = EchoGuard("speakers", sink=None, clock=FakeClock(), monitor=monitor)
+    assert _before_speech(guard, monitor, _LOUD_ONSET, PAUSE_FRAMES)[-1] == "pause"
+    said = _before_speech(guard, monitor, _LOUD_ONSET, LOUD_ONSET_MAX_FRAMES + 1)
+    assert said == [""] * LOUD_ONSET_MAX_FRAMES + ["resume"]  # and no longer: it may be no voice at all
+
+
+def test_a_paused_reply_waits_for_speech_the_first_frames_and_then_only_while_the_sound_goes_on():
+    level = 4e-3
+    assert all(onset_waits(n, level, 1e-9) for n in range(LOUD_ONSET_WAIT_FRAMES))
+    assert onset_waits(LOUD_ONSET_WAIT_FRAMES, level, level / 10)  # 10 dB down: still a voice
+    assert not onset_waits(LOUD_ONSET_WAIT_FRAMES, level, level / 100)  # 20 dB down: gone quiet
+    assert not onset_waits(LOUD_ONSET_MAX_FRAMES, level, level)
 
 
 def test_a_loud_voice_within_an_utterance_or_with_no_reply_playing_pauses_nothing():

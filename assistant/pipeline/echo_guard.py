@@ -37,13 +37,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterator
 
 from audio.echo import EchoMonitor, EchoReference, FrameLevels
-from audio.echo_decision import (FADE_WAIT_FRAMES, LOUD_ONSET_WAIT_FRAMES, ONSET_FRAMES, canceller_added,
-                                 faded_with_pause, is_echo, loud_run, person_confirmed, person_run, person_suspected)
+from audio.echo_decision import (FADE_WAIT_FRAMES, ONSET_FRAMES, canceller_added, faded_with_pause, is_echo,
+                                 loud_run, onset_waits, person_confirmed, person_run, person_suspected)
 from audio.endpointer import Signal, Step
 from audio.sources import Frame
 
@@ -90,9 +90,11 @@ class _Suspect:
 class _LoudOnset:
     """A sound far louder than any echo of what is playing, not yet speech to the listener: the
     reply is paused for it until the listener hears speech start (a suspect, paused) or it has
-    waited LOUD_ONSET_WAIT_FRAMES."""
+    waited long enough (audio/echo_decision.onset_waits)."""
 
+    level: float  # the microphone's level when the reply was paused
     waited: int = 0  # frames since the reply was paused
+    lately: deque[float] = field(default_factory=lambda: deque(maxlen=ONSET_FRAMES))  # its level since
 
 
 class EchoGuard:
@@ -205,7 +207,8 @@ class EchoGuard:
         the voice through (30-700 ms at -6 dB); the microphone as it came, well above the loudest
         echo the room carries, pauses the reply at once."""
         if onset is not None:
-            if onset.waited < LOUD_ONSET_WAIT_FRAMES and self.echo_possible:
+            onset.lately.append(self.monitor.levels.mic)
+            if self.echo_possible and onset_waits(onset.waited, onset.level, max(onset.lately)):
                 onset.waited += 1
                 self._onset = onset
                 return ""
@@ -214,7 +217,7 @@ class EchoGuard:
         self._loud_run = loud_run(self._loud_run, self.monitor.levels) if self.echo_possible else 0
         if person_suspected(self._loud_run):
             self._loud_run = 0
-            self._onset = _LoudOnset()
+            self._onset = _LoudOnset(self.monitor.levels.mic)
             return "pause"
         return ""
 
