@@ -66,3 +66,4 @@ def test_every_try_thrown_words_that_go_on_with_a_death_are_met_as_the_death_how
     after_a_death = History(turns=[("My granddad passed away on Tuesday, he was 94.", "I'm so sorry.")])
     garden = "He loved his garden, he grew roses and tomatoes every summer."
     assert voiced(engines, test_config, after_a_death, garden, "That's good to hear.") == SORRY_REPLY
+    assert voiced(engines, test_config, after_a_death, garden, "You are very lucky!") == SORRY_REPLY  # (live)
