@@ -84,12 +84,15 @@ def vector_scores(similarity, days, valences, match, now_day: float, query_valen
 
 def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_valence: float | None = None,
          floor: float = RELEVANCE_FLOOR, max_persona: int = 2, nouns: frozenset[str] = frozenset(),
-         feeling: str | None = None, asked: frozenset[str] = frozenset()) -> list[Result]:
+         feeling: str | None = None, asked: frozenset[str] = frozenset(), matched_enough: float = 1.0
+         ) -> list[Result]:
     """The k best candidates by similarity, affect compatibility, recency and entity match.
 
     One result per row, persona nodes that repeat one feeling about one cause counted once, and at
     most `max_persona` of them, so facts keep room in the block. A candidate needs `floor`
-    similarity at least, unless its entity was named, it carries the feeling the query names, or
+    similarity at least, unless its entity was named (matched at `matched_enough` or more: a question
+    of a schema's, "What do you know about my family?", brings in the family's entities at the schema's
+    weight, whose notes stand at 0.1-0.2 from the question), it carries the feeling the query names, or
     it says one of the things the query names (`nouns`: "my dog" finds "…walk with my dog Max",
     filed under Max, at a similarity of 0.2) or SHARED_WORDS of its words (`asked`: the query's
     content words). Where the query names a feeling (`feeling`, a label
@@ -102,7 +105,8 @@ def rank(candidates: list[Candidate], now: datetime | date, k: int = 5, query_va
         c.kind == "persona" and names_feeling.search(c.text) for c in candidates)
     for c in candidates:
         same_feeling = bool(query_valence) and c.valence * query_valence > 0
-        if c.match < 1.0 and c.similarity < floor and not same_feeling and not _mentioned(c.text, nouns, asked):
+        if c.match < matched_enough and c.similarity < floor and not same_feeling \
+                and not _mentioned(c.text, nouns, asked):
             continue
         r = Result(c, score(c, now, query_valence))
         key = (c.kind, c.id)

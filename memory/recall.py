@@ -27,6 +27,7 @@ from .lexicon import ENTITY_NOUNS, known_as
 from .ranking import Candidate, Result, content_words, rank, vector_scores
 from .store import ITEM, PERSONA, MemoryStore, day_number
 from .superseded import summaries_stand_for_past_facts
+from text.questions import asks
 
 PER_SCHEMA = 12        # entities a schema cue brings in, most recently seen first
 SCHEMA_MATCH = 0.6     # the match weight of an entity a schema cue or a cluster brings in
@@ -224,7 +225,8 @@ class Recaller:
             candidates = summaries_stand_for_past_facts(candidates, facts, self.store.summaries_of(self.person_id,
                                                                                                   entities))
         return rank(candidates, now, k, valence, max_persona=MAX_PERSONA, nouns=named_nouns(query),
-                    feeling=felt.label if felt else None, asked=frozenset(content_words(query)))
+                    feeling=felt.label if felt else None, asked=frozenset(content_words(query)),
+                    matched_enough=SCHEMA_MATCH if asks(query) else 1.0)
 
     def _shortlist(self, kind: str, q: np.ndarray, matched: dict[int, float], now_day: float,
                    valence: float | None, want: int, on: tuple[tuple[float, float], ...] = ()

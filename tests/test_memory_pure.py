@@ -583,6 +583,14 @@ def test_rank_leaves_out_unrelated_rows_unless_their_entity_was_named_or_they_ca
     assert ranking.rank([worry], NOW, query_valence=0.7) == [] and ranking.rank([worry], NOW) == []
 
 
+def test_rank_keeps_rows_matched_as_strongly_as_the_caller_says_is_enough():
+    floor = ranking.RELEVANCE_FLOOR
+    by_schema = cand(1, floor - 0.15, match=0.6)
+    assert ranking.rank([by_schema], NOW) == []
+    assert [x.candidate.id for x in ranking.rank([by_schema], NOW, matched_enough=0.6)] == [1]
+    assert ranking.rank([cand(2, floor - 0.15, match=0.5)], NOW, matched_enough=0.6) == []  # one hop away
+
+
 def test_rank_keeps_a_row_that_says_a_thing_the_question_names():
     floor = ranking.RELEVANCE_FLOOR
     walk = cand(1, floor - 0.1, text="Dana just got back from a long walk with her dog Max.", source="fallback")

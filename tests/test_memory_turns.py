@@ -200,6 +200,24 @@ def test_a_day_asked_about_finds_what_happens_on_it_whatever_its_words(setup):
     assert not any("dentist" in r["text"] or "Leo" in r["text"] for r in rows)
 
 
+def test_a_question_about_a_schema_finds_the_notes_of_its_entities(setup):
+    """"What do you know about my family?" after "My daughter Lily starts school next week" found
+    nothing (live): the family's entities came in by the schema's cue, but their notes stood below
+    the relevance floor, and the model said "you haven't told me your family yet". The person had
+    given no name, so the notes were in their own words ("My daughter Lily…"), further from the
+    question than notes by name."""
+    store, clock = setup
+    pm = memory_for(store, clock, "me")
+    for said in ("My daughter Lily starts school next week, she is five.",
+                 "I have a dentist appointment on Thursday morning."):
+        pm.remember(said, "ok")
+    _, rows = pm.recall("What do you know about my family?")
+    assert rows and "Lily" in rows[0]["text"]
+    assert not any("dentist" in r["text"] for r in rows)
+    _, rows = pm.recall("My family is coming over tonight.")  # told, not asked: no schema's notes unasked
+    assert not any("Lily" in r["text"] for r in rows)
+
+
 def test_fallback_when_nothing_matches(setup):
     store, clock = setup
     pm = memory_for(store, clock)
