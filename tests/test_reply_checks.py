@@ -371,8 +371,12 @@ def test_a_reply_that_says_it_does_not_know_what_the_notes_hold_is_begun_again()
     assert kn.denies_what_is_known("I don't know,", asked, notes)
     assert rc.bad_start(denial, asked, known=notes)
     assert kn.denies_what_is_known("You haven't told me that.", "What was I worried about?", "I feel worried about Max")
+    # of the schema asked about: a daughter is family (live: "I don't know, you haven't told me your family yet.")
+    assert kn.denies_what_is_known("I don't know, you haven't told me your family yet.",
+                                   "What do you know about my family?", "My daughter Lily starts school next week.")
     # not known: nothing of what was asked is in the notes, so not knowing is the right answer
     assert not kn.denies_what_is_known(denial, "What's my favourite film?", notes)
+    assert not kn.denies_what_is_known(denial, "What do you know about my family?", notes)
     assert not rc.bad_start(denial, asked)
     # an answer is no denial, whatever the notes hold
     assert not kn.denies_what_is_known("Your dog is Max.", asked, notes)

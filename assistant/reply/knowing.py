@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memory.extract import named_relations
+from memory.extract import CUE_PATTERNS, named_relations
 from memory.lexicon import ASSISTANT_NAMES, KIND_WORDS, RELATION_GROUP
 from memory.ranking import content_words, stems, word_set
 from text.phrases import readings
@@ -71,7 +71,13 @@ def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
     reply that finds nothing to say ends as "I don't know" all the same (NOT_TOLD_REPLY). Words
     count by their first four letters, as the same word is not always heard the same."""
     # by their first four letters: Whisper heard "my grand had passed away", then "my granddad"
-    return denies(piece) and bool(stems(content_words(asked)) & stems(content_words(known)))
+    if not denies(piece):
+        return False
+    if stems(content_words(asked)) & stems(content_words(known)):
+        return True
+    # or of one schema: "you haven't told me your family yet" to "What do you know about my family?"
+    # after "My daughter Lily starts school next week" (live)
+    return any(cue.search(asked) and cue.search(known) for cue in CUE_PATTERNS.values())
 
 
 def _numbers(text: str) -> set[str]:
