@@ -189,7 +189,7 @@ class EchoMonitor:
         self._carried: deque[float] = deque(maxlen=RESIDUAL_FRAMES)
         self._echo_gain = 0.0
         self._playing_for = 0  # frames since playing began after a tail of silence
-        self._played_before = 0.0  # the loudest played 32 ms within the echo tail before the last frame
+        self._played_before = 0.0  # the loudest played 32 ms within the echo tail, up to the last frame
         self.path = EchoPathMeter()  # whether what plays reaches the microphone at all
         self.levels = FrameLevels(0.0, 0.0, 0.0, False)
 

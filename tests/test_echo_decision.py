@@ -14,7 +14,8 @@ from assistant.errors import HearthError
 from assistant.pipeline.planner import CancelJob, StartJob, TurnPlanner
 from audio.echo import DRIFT_SLICES, ECHO_LEAD_FRAMES, EchoMonitor, EchoReference, FrameLevels
 from audio.echo_decision import (BRIEF_FRAMES, FADE_WAIT_FRAMES, LOUD_CEILING_FRAMES, LOUD_ONSET_MAX_FRAMES,
-                                 LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added, faded_with_pause, is_echo,
+                                 LOUD_ONSET_WAIT_FRAMES, PAUSE_FRAMES, PERSON_FRAMES, brief, canceller_added,
+                                 faded_with_pause, is_echo,
                                  loud_run, louder_than_echo, onset_waits, person_confirmed, person_run, person_speaking,
                                  share_of_own_words)
 from audio import FRAME_SAMPLES

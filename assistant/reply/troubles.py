@@ -29,7 +29,8 @@ def told_of_trouble(heard: str) -> bool:
 # ("It's great that you're feeling stressed." to "I have been really stressed at work", live)
 _CHEERS = re.compile(r"^\W*(?:(?:that's|that is|it's|it is|how|what)\s+(?:so\s+|really\s+|a\s+)?"
                      r"(?:great|wonderful|fantastic|amazing|awesome|lovely|exciting|good news)|"
-                     r"(?:great|wonderful|fantastic|amazing|awesome|congratulations|congrats|yay|hooray)\b)|\b(?:great|glad|good|happy|nice) to hear\b"
+                     r"(?:great|wonderful|fantastic|amazing|awesome|congratulations|congrats|yay|hooray)\b)"
+                     r"|\b(?:great|glad|good|happy|nice) to hear\b"
                      # their luck ("You are very lucky!" to a late granddad's garden, live), but for a good
                      # thing in a hard time ("You're lucky to have her.")
                      r"|\byou(?:['’]re| are)\s+(?:so\s+|very\s+|really\s+)?lucky\b(?!\s+to\s+have)"
