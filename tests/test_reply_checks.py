@@ -377,6 +377,8 @@ def test_a_reply_that_says_it_does_not_know_what_the_notes_hold_is_begun_again()
     # not known: nothing of what was asked is in the notes, so not knowing is the right answer
     assert not kn.denies_what_is_known(denial, "What's my favourite film?", notes)
     assert not kn.denies_what_is_known(denial, "What do you know about my family?", notes)
+    assert not kn.denies_what_is_known("I don't know, you haven't told me your daughter's name yet.",
+                                       "What is my daughter's name?", "My wife Ana starts a new job next week.")
     assert not rc.bad_start(denial, asked)
     # an answer is no denial, whatever the notes hold
     assert not kn.denies_what_is_known("Your dog is Max.", asked, notes)

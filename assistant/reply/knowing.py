@@ -75,9 +75,14 @@ def denies_what_is_known(piece: str, asked: str, known: str) -> bool:
         return False
     if stems(content_words(asked)) & stems(content_words(known)):
         return True
-    # or of one schema: "you haven't told me your family yet" to "What do you know about my family?"
-    # after "My daughter Lily starts school next week" (live)
-    return any(cue.search(asked) and cue.search(known) for cue in CUE_PATTERNS.values())
+    # or asked of a whole schema that what they told is of: "you haven't told me your family yet" to
+    # "What do you know about my family?" after "My daughter Lily starts school next week" (live). Not
+    # asked of one of its kind: a daughter's name is not told by telling of a wife.
+    for cue in CUE_PATTERNS.values():
+        named = cue.search(asked)
+        if named and named.group(1).lower() not in KIND_WORDS and cue.search(known):
+            return True
+    return False
 
 
 def _numbers(text: str) -> set[str]:
