@@ -851,6 +851,11 @@ def test_an_answer_of_which_nothing_was_said_is_made_up():
     assert not tells_untold("What would you like to do?", "", asked) and not tells_untold("Yes!", "", asked)
     # what the question itself told is told: "Your dog is called Biscuit." to "What do you know about my dog Biscuit?"
     assert not tells_untold("Your dog is called Biscuit.", "", "What do you know about my dog Biscuit?")
+    # what something is, made up (live), and what the notes say it is
+    family = "What do you know about my family?"
+    assert tells_untold("Your family is very supportive", "Tom's daughter Lily starts school next week.", family)
+    assert not tells_untold("Your daughter Lily is fine.", "Tom's daughter Lily starts school. She is fine.", family)
+    assert not tells_untold("Your family sounds lovely.", "Tom's daughter Lily starts school next week.", family)
     assert not tells_untold("You are going to Leeds.", "", "Am I going to Leeds?")
     # the question's own words tell nothing: "You are doing your homework today." (live)
     assert tells_untold("You are doing your homework today.", "Dana's grandmother is in hospital.",

@@ -117,7 +117,8 @@ def tells_untold(sentence: str, known: str, asked: str) -> bool:
     made up, where a question about the person can only be answered from what they said. A word of
     the question alone ("doing") does not make a thing named told. Not knowing, a question back,
     "Yes!" tell nothing; a first clause alone is judged only by the things it names ("You are still
-    working" may go on to "…on your pottery class."). Words count by their lemmas, or their first
+    working" may go on to "…on your pottery class."), or by what it says something is ("…is very
+    supportive"). Words count by their lemmas, or their first
     five letters ("grandma" is "grandmother"; "homework" is not "home")."""
     if denies(sentence) or sentence.rstrip().endswith("?"):
         return False
@@ -126,7 +127,18 @@ def tells_untold(sentence: str, known: str, asked: str) -> bool:
     untold = {w for w in words if not _forms({w}) & told}
     if any(set(readings(w)) == {"NOUN"} for w in untold):
         return True
+    # what one is, that no one said: "Your family is very supportive." to "What do you know about my
+    # family?" with a daughter's school noted (live); not a verb's form ("You are still working…")
+    if any(_is_said_to_be(w, sentence) for w in untold):
+        return True
     return bool(words) and untold == words and bool(_ENDS_TELLING.search(sentence))
+
+
+def _is_said_to_be(word: str, sentence: str) -> bool:
+    """The sentence says something is `word`, an adjective that is no verb's form."""
+    kinds = readings(word)
+    return "ADJ" in kinds and "VERB" not in kinds and bool(
+        re.search(rf"\b(?:is|are|was|were)\s+{_DEGREE}{re.escape(word)}\b", sentence, re.I))
 
 
 def _forms(words: set[str]) -> set[str]:
@@ -136,6 +148,7 @@ def _forms(words: set[str]) -> set[str]:
 
 
 _CONTRACTED = re.compile(r"^(?:i|you|we|they|he|she|it|that|there|what|let)['’]\w+$")  # "I'm": no matter
+_DEGREE = r"(?:(?:very|so|really|quite|always|still|such)\s+)*(?:an?\s+)?"
 _ENDS_TELLING = re.compile(r"[.!]['\"”’)\s]*$")
 # times hold nothing told either: the notes' own header says "today"
 _SAYS_NOTHING_NEW = TIME_WORDS | {"sure", "okay", "sorry", "know", "yes", "well", "good", "great", "glad", "right",
