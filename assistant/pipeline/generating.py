@@ -27,7 +27,7 @@ from assistant.reply.openings import unearned_openings
 from assistant.reply.names import names_itself, own_names, their_name_for_another
 from assistant.reply.perspective import claims_anothers, gives_another_theirs
 from assistant.reply.retold import first_person, repaired
-from assistant.reply.troubles import goes_on, goes_on_with_bad_news, hopes_for_the_dead
+from assistant.reply.troubles import goes_on_from, goes_on_with_bad_news, hopes_for_the_dead
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
 from assistant.reply.prompt_cache import PromptCache
 from assistant.reply.sentences import sentences_from_tokens, spoken_form
@@ -65,7 +65,7 @@ class Generator:
             it was bad, whatever these imply alone ("That's good to hear." to "He loved his garden…"
             after a granddad's death, live: the embedder read the garden as glad)."""
             now = felt_alone(heard)
-            if before and (now is None and goes_on(heard) or goes_on_with_bad_news(heard, before)):
+            if now is None and goes_on_from(heard, before, bool) or goes_on_with_bad_news(heard, before):
                 return felt_alone(before)
             return now
 

@@ -61,11 +61,17 @@ def bad_in_words(heard: str) -> bool:
     return told_of_trouble(heard) or lean(heard) < 0
 
 
+def goes_on_from(heard: str, before: str, says: Callable[[str], bool]) -> bool:
+    """Pure. Words that point back (`goes_on`) at `before` (what they said the turn before), of which
+    `says` holds: the one way a turn is read with the one before it."""
+    return bool(before) and goes_on(heard) and says(before)
+
+
 def goes_on_with_bad_news(heard: str, before: str) -> bool:
-    """Pure. Words that name no feeling of their own and go on with `before` (what they said the
-    turn before), which said something bad: "He loved his garden." after "My granddad passed away on
-    Tuesday." is still the death's, however the garden reads alone."""
-    return bool(before) and goes_on(heard) and detect_affect(heard) is None and bad_in_words(before)
+    """Pure. Words that name no feeling of their own and go on with `before`, which said something
+    bad: "He loved his garden." after "My granddad passed away on Tuesday." is still the death's,
+    however the garden reads alone."""
+    return detect_affect(heard) is None and goes_on_from(heard, before, bad_in_words)
 
 
 def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = told_of_trouble,
@@ -90,7 +96,11 @@ def cheers_bad_news(start: str, heard: str, bad_news: Callable[[str], bool] = to
 
 def tells_a_death(heard: str, before: str = "") -> bool:
     """Pure. Their words say someone has died, or go on with words that did (memory.appraisal)."""
-    return Standing.LOSS in standing(heard) or goes_on(heard) and Standing.LOSS in standing(before)
+    return _says_a_death(heard) or goes_on_from(heard, before, _says_a_death)
+
+
+def _says_a_death(words: str) -> bool:
+    return Standing.LOSS in standing(words)
 
 
 # A hope that someone lives or mends: "…and that your friend is still alive." to "My friend passed
