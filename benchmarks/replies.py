@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from json_report import write_json  # noqa: E402  (a sibling: benchmarks/ is on the path as a script)
 
-from assistant.reply import general_checks, perspective  # noqa: E402
+from assistant.reply import doings, general_checks  # noqa: E402
 from assistant.config import Config, load_config  # noqa: E402
 from assistant.modes.demo import synthesize_user  # noqa: E402
 from assistant.engines import load_engines  # noqa: E402
@@ -82,7 +82,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     store = open_memory_store(config, engines)
     said_before = [t for s in scenario["sessions"] for t in s["turns"]]
     told = told if told is not None else []
-    things_told = perspective.their_things(said_before)
+    things_told = doings.their_things(said_before)
     try:
         for n, session in enumerate(scenario["sessions"], 1):
             day = date.fromisoformat(session["date"])
@@ -107,7 +107,7 @@ def run_scenario(scenario: dict, engines, config: Config, unknown_phrases: list[
     for i, probe in enumerate(probes):
         record = turns[i] if i < len(turns) else None
         heard, reply = (record.heard, record.reply) if record else ("", "")
-        things = perspective.their_things(said_before + [probe["say"]])
+        things = doings.their_things(said_before + [probe["say"]])
         failed = general_checks.failed_checks(reply, heard, person, things)
         failed += expectation_failures(probe, reply, unknown_phrases)
         rows.append(ProbeRow(scenario["id"], probe["say"], heard, reply, failed))

@@ -10,12 +10,13 @@ from assistant.reply import guard
 from assistant.reply import knowing as kn
 from assistant.reply import names as rn
 from assistant.reply import openings as ro
+from assistant.reply import doings
 from assistant.reply import perspective as rp
 from assistant.reply import retold as rt
 from text.questions import asks, asks_who, done_to_them, is_question, who_does
 
 SAID = ["Morning! I took my cat Pepper to the vet today.", "My brother Tom starts his new job on Monday."]
-THINGS = rp.their_things(SAID)
+THINGS = doings.their_things(SAID)
 
 
 def test_the_words_a_person_calls_theirs():

@@ -5,8 +5,8 @@ name ("Dana remembers", "Dana's dog"), claims their things ("my dog is Max" when
 theirs) or tells what they did as Hearth's own ("I live in Bristol"). The repair of those slips
 before a sentence is voiced is assistant/reply/retold.py's (`repaired`). `assistant.reply.general_checks` and
 `assistant.reply.checks` hold the checks a reply is judged by; this module is the part of them that
-knows persons: whose things and doings are whose here, whose name is whose in
-`assistant.reply.names`.
+knows persons. Who does and has what in the person's words is read in `assistant.reply.doings`, whose
+name is whose in `assistant.reply.names`.
 """
 
 from __future__ import annotations
@@ -17,25 +17,12 @@ from assistant.reply.names import claims_their_name, names_itself, their_name_fo
 from memory.enrolment import enrolment_intent
 from memory.extract import named_relations
 from memory.lexicon import KIND_WORDS
+from assistant.reply.doings import (DOES, HEARTHS_STATES, I_CLAUSE, I_DOES, I_MODAL, MY_THING, ONE_DOES, OWN_VERBS,
+                                    SOMEONE, WE_CLAUSE, doing, done_by_them, done_plainly, i_runs, pairs_after,
+                                    their_things)
 from memory.ranking import content_words
-from text.phrases import past_tense, readings
+from text.phrases import past_tense
 from text.questions import asks, asks_who, who_does
-from text.words import TIME_WORDS
-
-# Nouns a person calls theirs in what they say ("my dog", "my sister's wedding").
-MY_THING = re.compile(r"\bmy\s+((?:[a-z]+\s+)?[a-z]+)", re.I)
-_STOP_AFTER_MY = {"own", "best", "first", "last", "new", "old", "little", "big", "dear", "whole", "other",
-                  "favourite", "favorite", "mind", "god", "goodness", "name"}
-
-
-def their_things(said: list[str], person: str = "") -> set[str]:
-    """The words the person has called theirs ("my dog Max" → "dog", "max"), from what they said,
-    and, given their name, what notes about them call theirs ("Dana's dog")."""
-    things = {w for text in said for m in MY_THING.finditer(text) for w in m.group(1).lower().split()}
-    if person:
-        owned = re.compile(rf"\b{re.escape(person)}['’]s\s+((?:[a-z]+\s+)?[a-z]+)", re.I)
-        things |= {w for text in said for m in owned.finditer(text) for w in m.group(1).lower().split()}
-    return things - _STOP_AFTER_MY
 
 
 def claims_their_things(reply: str, things: set[str]) -> list[str]:
@@ -48,55 +35,9 @@ def claims_their_things(reply: str, things: set[str]) -> list[str]:
     return found
 
 
-# What Hearth may say of itself in anyone's words: "I hope Max feels better", "I'm sorry to hear"
-_HEARTHS_STATES = {"hope", "think", "know", "remember", "believe", "see", "hear", "understand", "love", "like",
-                   "guess", "bet", "wish", "mean", "wonder", "recall", "sorry", "glad", "happy", "afraid", "sure"}
-# The words an "I" takes before the verb that says what it did: "I just", "I can't", "I have"
-_AUXILIARIES = {"just", "really", "also", "not", "so", "do", "don't", "have", "had", "am", "was", "can", "can't",
-                "could", "would", "will", "won't", "must", "should"}
-# "I <verb>" that is Hearth's own: what it knows, feels or can do, not what the person did ("I got your note")
-_OWN_VERBS = _HEARTHS_STATES | _AUXILIARIES | {"didn't", "here", "may", "might", "'m", "'ve", "'d", "'ll", "got",
-                                               "noted"}
-_I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|to\s+)?([a-z']+)", re.I)
-
-
-# "We painted the kitchen": what they did together with someone, said as Hearth's own doing too
-_WE_CLAUSE = re.compile(r"\bwe(?:['’]re|['’]ve|['’]d| are| were| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|"
-                        r"finally\s+|to\s+)?([a-z']+)", re.I)
-# "I will have to stop training", "I can't drive yet": the verb a modal is said with
-_I_MODAL = re.compile(r"\bI(?:['’]ll| will| would| can| could| should| must| might|['’]d)(?:n['’]t| not)?\s+"
-                      r"(?:have\s+to\s+|be\s+able\s+to\s+|need\s+to\s+)?([a-z']+)", re.I)
 _SELF_QUESTION = re.compile(r"\b(?:am|do|did|was|have|had|will|should|can)\s+i\b[^?]*\?|\bmy\b[^?]*\?", re.I)
 _I_WAS = re.compile(r"\bI(?:'m| am| was)\s+([a-z']+)", re.I)
 
-
-# "I just got back from a long walk": their own words about themselves, said back as Hearth's, whatever
-# the verb ("got" is Hearth's too: "I got your note"); "I" and the three words after it
-_I_RUN = re.compile(r"\bI(?:'m|'ve|'d|'ll)?(?:[\s,]+[a-z']+){3}", re.I)
-_BEFORE_VERB = _AUXILIARIES | {"been", "did", "didn't", "still"}  # passed over to find a run's verb
-
-
-def _done_by_them(said: list[str]) -> set[str]:
-    """What the person says they do or did themselves, by the first four letters of its verb
-    ("I planted…", "I will have to stop…")."""
-    return {m.group(1).lower()[:4] for text in said for pattern in (_I_CLAUSE, _I_MODAL)
-            for m in pattern.finditer(text)}
-
-
-def _i_runs(text: str) -> dict[tuple[str, ...], str]:
-    """Each "I" and its three words, where they tell of more than Hearth's own state of mind, by
-    their lower-cased words."""
-    runs = {}
-    for m in _I_RUN.finditer(text):
-        words = tuple(re.findall(r"[a-z']+", m.group(0).lower()))
-        verb = next((w for w in words[1:] if w not in _BEFORE_VERB), "")
-        forms = {verb, verb.removesuffix("ing"), verb.removesuffix("s"), verb.removesuffix("d")}
-        if not forms & _HEARTHS_STATES and content_words(" ".join(words[1:])) - _OWN_VERBS:
-            runs[words] = m.group(0)
-    return runs
-
-
-# "I've had a great walk with Max", "I took Max to the vet": an "I" that did something with someone or
 # something of the person's, in the past (Hearth has no walks; "I hope Max…", "I noted…" are its own)
 _I_DID = re.compile(r"\bI(?:['’]ve| have| had|['’]d)?\s+(?:just\s+|also\s+|really\s+|finally\s+)?"
                     r"(had|went|took|got|saw|met|made|ran|gave|brought|[a-z]+ed)\b([^.,;:!?]*)", re.I)
@@ -110,7 +51,7 @@ def did_with_theirs(reply: str, said: list[str]) -> list[str]:
     for m in _I_DID.finditer(reply):
         verb = m.group(1).lower()
         # ("had" and "got" are Hearth's as auxiliaries, "I had to", "I got your note"; here they are what was done)
-        if verb in _OWN_VERBS - {"had", "got"} or {verb.removesuffix("ed"), verb.removesuffix("d")} & _HEARTHS_STATES:
+        if verb in OWN_VERBS - {"had", "got"} or {verb.removesuffix("ed"), verb.removesuffix("d")} & HEARTHS_STATES:
             continue
         words = re.findall(r"[a-z']+", m.group(2).lower())
         # (named as "your dog", the thing is given to the person: "I got a note about your dog")
@@ -122,25 +63,25 @@ def did_with_theirs(reply: str, said: list[str]) -> list[str]:
 def speaks_as_them(reply: str, said: list[str]) -> list[str]:
     """"I live in Bristol" answering "Which city do I live in?": the reply claims, as Hearth's own,
     something the person said of themselves ("live", "training", "planted" ~ "plant")."""
-    theirs = _done_by_them(said)
+    theirs = done_by_them(said)
     theirs |= {w[:4] for text in said for w in re.findall(r"\b(?:am|do|did|have|was) i\s+([a-z']+)", text.lower())}
     theirs |= {w[:4] for text in said for w in re.findall(r"\bdid i\s+\w+\s+([a-z']+)", text.lower())}
-    ours = {m.group(1).lower()[:4] for text in said for m in _WE_CLAUSE.finditer(text)}
+    ours = {m.group(1).lower()[:4] for text in said for m in WE_CLAUSE.finditer(text)}
     ours |= {w[:4] for text in said for w in re.findall(r"\b(?:did|do|have|were) we\s+([a-z']+)", text.lower())}
     asked_of_them = any(_SELF_QUESTION.search(text) for text in said)
     found = []
-    for m in (*_I_CLAUSE.finditer(reply), *_I_MODAL.finditer(reply)):
+    for m in (*I_CLAUSE.finditer(reply), *I_MODAL.finditer(reply)):
         verb = m.group(1).lower()
-        if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in theirs:
+        if verb not in OWN_VERBS and len(verb) > 2 and verb[:4] in theirs:
             found.append(m.group(0))
-    for m in _WE_CLAUSE.finditer(reply):
+    for m in WE_CLAUSE.finditer(reply):
         verb = m.group(1).lower()
-        if verb not in _OWN_VERBS and len(verb) > 2 and verb[:4] in ours:
+        if verb not in OWN_VERBS and len(verb) > 2 and verb[:4] in ours:
             found.append(m.group(0))
-    theirs_word_for_word = {run for text in said for run in _i_runs(text)}
-    found += [text for run, text in _i_runs(reply).items() if run in theirs_word_for_word and text not in found]
+    theirs_word_for_word = {run for text in said for run in i_runs(text)}
+    found += [text for run, text in i_runs(reply).items() if run in theirs_word_for_word and text not in found]
     if asked_of_them:  # "What did I do before that?" → "I was at the library": where they were, not Hearth
-        found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in _OWN_VERBS]
+        found += [m.group(0) for m in _I_WAS.finditer(reply) if m.group(1).lower() not in OWN_VERBS]
     found += [text for text in did_with_theirs(reply, said) if text not in found]
     # "I have an appointment on 10 December" to "What is happening on Thursday?", their note read as
     # "I have an empty appointment on Thursday…" (live): a thing they have, claimed as Hearth's
@@ -172,16 +113,16 @@ def gives_them_anothers(reply: str, heard: str) -> list[str]:
     own_name = enrolment_intent(heard)  # "Hi, I'm Omar": no one else
     if not any(m.group(0) != own_name for m in _ANOTHER.finditer(heard)) or _TOGETHER.search(heard) or asks(heard):
         return []
-    theirs = _done_by_them([heard])
-    said = {w[:4] for w in _DONE.findall(heard.lower()) + _done_plainly(heard) if len(w) > 3}
+    theirs = done_by_them([heard])
+    said = {w[:4] for w in _DONE.findall(heard.lower()) + done_plainly(heard) if len(w) > 3}
     found = [m.group(0) for m in _YOU_DO.finditer(reply)
-             if len(m.group(1)) > 3 and m.group(1).lower() not in _OWN_VERBS
+             if len(m.group(1)) > 3 and m.group(1).lower() not in OWN_VERBS
              and m.group(1).lower()[:4] in said - theirs]
     # or two words of what they do, after a word of its own: "You are free to come home next week." to
     # "The doctors say she can come home next week." (live)
-    done = _pairs_after(_SOMEONE, heard) - _pairs_after(_I_CLAUSE, heard)
+    done = pairs_after(SOMEONE, heard) - pairs_after(I_CLAUSE, heard)
     return found + [m.group(0) for m in _YOU_DO.finditer(reply)
-                    if m.group(0) not in found and _pairs_after(_YOU_DO, m.group(0) + reply[m.end():]) & done]
+                    if m.group(0) not in found and pairs_after(_YOU_DO, m.group(0) + reply[m.end():]) & done]
 
 
 def claims_anothers(reply: str, said: list[str]) -> list[str]:
@@ -189,44 +130,14 @@ def claims_anothers(reply: str, said: list[str]) -> list[str]:
     ago." to "Hi, I'm Sam, my sister Nora just moved to Lisbon." (live; Whisper wrote "nor"). A verb
     in the past said within a few words after someone of theirs ("my sister", "she"), and not of
     the person themselves. `said`: what the person said."""
-    theirs = _done_by_them(said)
-    others = {w[:4] for text in said for m in _SOMEONE.finditer(text)
+    theirs = done_by_them(said)
+    others = {w[:4] for text in said for m in SOMEONE.finditer(text)
               for w in re.findall(r"[a-z']+", text[m.end():].lower())[:4] if len(w) > 3 and past_tense(w)}
     return [m.group(0).strip() for m in _I_DID.finditer(reply)
-            if m.group(1).lower() not in _OWN_VERBS and m.group(1).lower()[:4] in others - theirs]
+            if m.group(1).lower() not in OWN_VERBS and m.group(1).lower()[:4] in others - theirs]
 
 
-_PASSED_OVER = {"just", "really", "also", "finally", "still", "now", "only", "already"}
-_NOT_DONE = {"is", "was", "has", "does", "says"}  # a verb that says what is, not what they did
-
-
-def _done_plainly(heard: str) -> list[str]:
-    """The verb said right after another of theirs, with no "is" or "has" before it: "started" of
-    "my daughter Sam just started school" (told "you're starting school", live)."""
-    verbs = []
-    for m in _SOMEONE.finditer(heard):
-        words = re.findall(r"[A-Za-z']+", heard[m.end():])[:4]
-        if words and words[0][:1].isupper():  # the one named: "my daughter Sam"
-            words = words[1:]
-        verb = next((w.lower() for w in words if w.lower() not in _PASSED_OVER), "")
-        if past_tense(verb) or verb.endswith("s") and "VERB" in readings(verb) and verb not in _NOT_DONE:
-            verbs.append(verb)
-    return verbs
-
-
-def _pairs_after(subject: re.Pattern, text: str) -> set[tuple[str, str]]:
-    """A verb and the content word after it, in the few words after each `subject` in the text: what
-    it is said to do ("come home" of "she can come home next week"); not times."""
-    pairs = set()
-    for m in subject.finditer(text):
-        words = re.findall(r"[a-z']+", text[m.end():].lower())[:5]
-        pairs |= {(a, b) for a, b in zip(words, words[1:])
-                  if {a, b} <= content_words(f"{a} {b}") and not {a, b} & TIME_WORDS and "VERB" in readings(a)}
-    return pairs
-
-
-_SOMEONE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+[a-z]+\b|\b(?:[Ss]he|[Hh]e)\b")  # someone of theirs who does it
-
+_YOUR_ONE_DOES = re.compile(r"\b[Yy]our\s+[a-z]+\s+(?:is|was|will|has been|['’]s)" + DOES)
 
 
 def gives_another_theirs(reply: str, said: list[str]) -> list[str]:
@@ -234,22 +145,10 @@ def gives_another_theirs(reply: str, said: list[str]) -> list[str]:
     visit…" where they said "I am going to visit her" (live). A verb of theirs ("going to visit":
     the visit) that no one else was said to do. `said`: what they said, and the notes in their words
     (retold.first_person)."""
-    theirs = {_doing(m)[:4] for text in said for m in _I_DOES.finditer(text)}
-    others = {_doing(m)[:4] for text in said for m in _ONE_DOES.finditer(text)}
+    theirs = {doing(m)[:4] for text in said for m in I_DOES.finditer(text)}
+    others = {doing(m)[:4] for text in said for m in ONE_DOES.finditer(text)}
     return [m.group(0) for m in _YOUR_ONE_DOES.finditer(reply)
-            if len(_doing(m)) > 3 and _doing(m).lower() not in _OWN_VERBS and _doing(m)[:4] in theirs - others]
-
-
-def _doing(m: re.Match) -> str:
-    """The verb a match found, past a "going to": "visit" of "going to visit"."""
-    verb, then = m.group("verb").lower(), m.group("then")
-    return then.lower() if verb == "going" and then else verb
-
-
-_DOES = r"\s+(?:just\s+|also\s+|still\s+|be\s+)?(?P<verb>[a-z']+)(?:\s+to\s+(?P<then>[a-z']+))?"
-_I_DOES = re.compile(r"\bI(?:['’]m| am| was| will|['’]ll| have been|['’]ve been)?" + _DOES, re.I)
-_ONE_DOES = re.compile(r"\b(?:is|are|was|were|will|has been|have been)" + _DOES, re.I)
-_YOUR_ONE_DOES = re.compile(r"\b[Yy]our\s+[a-z]+\s+(?:is|was|will|has been|['’]s)" + _DOES)
+            if len(doing(m)) > 3 and doing(m).lower() not in OWN_VERBS and doing(m)[:4] in theirs - others]
 
 
 _YOU_ARE_THEIRS = re.compile(r"\byou(?:['’]re| are)\s+(?:now\s+|still\s+)?(?:the|your|my)\s+(?:new\s+|little\s+)?"
@@ -325,8 +224,8 @@ def speaks_as_theirs(reply: str, asked: str) -> list[str]:
     of_themselves = re.search(r"\bi\b|\bi['’]", asked, re.I)
     if not (_OF_THEIRS.search(asked) and not of_themselves or asks_who(asked) and not _OF_HEARTH.search(asked)):
         return []
-    found = [m.group(0) for m in _I_CLAUSE.finditer(reply)
-             if m.group(1).lower() not in _OWN_VERBS and len(m.group(1)) > 2]
+    found = [m.group(0) for m in I_CLAUSE.finditer(reply)
+             if m.group(1).lower() not in OWN_VERBS and len(m.group(1)) > 2]
     # nor, asked who does it to them, the person ("You are coming to visit me on Saturday.", live)
     does = who_does(asked)
     if does and not of_themselves:

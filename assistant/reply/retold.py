@@ -12,7 +12,8 @@ from memory.ranking import word_set
 from text.questions import done_to_them
 
 from assistant.reply.names import GREETING, name_claims, names_of, own_names
-from assistant.reply.perspective import MY_THING, speaks_as_them, their_things
+from assistant.reply.doings import MY_THING, their_things
+from assistant.reply.perspective import speaks_as_them
 
 # A name's verb after it, turned to "you": the common irregular ones, else the -s dropped.
 _YOU_VERB = {"is": "are", "was": "were", "has": "have", "does": "do", "doesn't": "don't", "isn't": "aren't",
