@@ -139,6 +139,15 @@ class BackgroundChat:
         with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():
             return odds(text, words)
 
+    def sentence_vector(self, text: str):
+        """The model's sentence vector of the text (ChatModel.sentence_vector), None where the model
+        gives none (a server). Between replies: it takes the cores a reply would."""
+        vector = getattr(self._llm, "sentence_vector", None)
+        if vector is None:
+            return None
+        with self._gate.background(timeout=self.wait_seconds):
+            return vector(text)
+
     def complete(self, messages, max_tokens: int = 160, temperature: float = 0.0, schema: dict | None = None) -> str:
         # the next reply's cached prompt is put back afterwards, where the model can (llama.cpp)
         with self._gate.background(timeout=self.wait_seconds), self._llm.cache_kept():

@@ -45,6 +45,10 @@ class ChatModel(Protocol):
         """Optional (llama.cpp only): the log-probability of each word coming next after `text`, read
         as plain text (the memory writer's check of which way a feeling goes, memory/implied.py)."""
 
+    def sentence_vector(self, text: str):
+        """Optional (llama.cpp only): the model's hidden states over the text, averaged and
+        L2-normalised, a numpy vector (the memory writer reads a feeling from it, memory/feelings.py)."""
+
     def cache_kept(self) -> ContextManager[None]:
         """The model's cache of the next reply's prompt is as it was once the block is done, where
         the model keeps one here (llama.cpp); a context that does nothing elsewhere."""

@@ -95,6 +95,8 @@ class LlamaCppChat:
         self.cut_at_limit = False
         self.repeatable = repeatable
         self._formatter = self._chat_formatter()
+        self._path, self._threads = path, threads
+        self._vectors = None  # a second context of the same file, for sentence vectors (made on first use)
 
     def stream(self, messages: list[Message], max_tokens: int = 160, temperature: float = 0.7,
                avoid: str = "", never_open_with: tuple[str, ...] = (),
@@ -167,6 +169,28 @@ class LlamaCppChat:
         top = logits.max()
         log_probs = logits - top - np.log(np.exp(logits - top).sum())
         return [float(log_probs[i]) for i in ids]
+
+    def sentence_vector(self, text: str):
+        """The mean of the model's last hidden states over the text's tokens, L2-normalised (float32):
+        what the memory writer reads a feeling from (memory/feelings.py). llama.cpp gives hidden states
+        only from a context made for them, so a second one of the same file is loaded on first use."""
+        import llama_cpp
+        import numpy as np
+        from llama_cpp import Llama
+
+        if self._vectors is None:
+            with no_amx_repacking(llama_cpp):
+                try:
+                    self._vectors = Llama(model_path=str(self._path), embedding=True, n_ctx=512,
+                                          n_threads=self._threads, n_threads_batch=self._threads, verbose=False)
+                except Exception as exc:
+                    raise ModelError(f"cannot load {self._path} for sentence vectors: "
+                                     f"{str(exc).splitlines()[0]}") from None
+        # (no pooling set: one vector a token, averaged here, as llama.cpp's mean pooling would)
+        tokens = np.asarray(self._vectors.create_embedding(text.strip() or " ")["data"][0]["embedding"],
+                            dtype=np.float32)
+        vector = tokens.mean(axis=0) if tokens.ndim == 2 else tokens
+        return vector / max(float(np.linalg.norm(vector)), 1e-9)
 
     def _free_sampler(self) -> None:
         """llama-cpp-python makes a sampler for every completion and leaves the last one to Python's

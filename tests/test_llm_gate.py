@@ -74,6 +74,17 @@ def test_background_odds_of_the_next_word_leave_the_replys_cache_as_it_was(engin
     assert BackgroundChat(Watched(llm), LlmGate()).next_word_odds("x", ["y"]) is None  # a model giving no odds
 
 
+def test_a_background_sentence_vector_is_the_models_own_and_leaves_the_replys_cache(engines):
+    llm = engines.llm
+    llm.prefill(STORY)
+    before = llm.cached_tokens
+    vector = BackgroundChat(llm, LlmGate()).sentence_vector("The cat sat on the mat.")
+    assert vector.shape == (896,) and abs(float((vector ** 2).sum()) - 1.0) < 1e-4
+    assert (vector == llm.sentence_vector("The cat sat on the mat.")).all()  # the same each time
+    assert llm.cached_tokens == before  # (a context of its own)
+    assert BackgroundChat(Watched(llm), LlmGate()).sentence_vector("x") is None  # a model giving none
+
+
 def test_background_generation_stops_when_a_reply_wants_the_model(engines):
     gate, model = LlmGate(), Watched(engines.llm)
     chat = BackgroundChat(model, gate)
