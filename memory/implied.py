@@ -175,8 +175,7 @@ class ImpliedFeelings:
         if leaning is not None:
             label = turned(label, kind_scores(by_kind), leaning)
         label = appraised(label, text, cues)  # the situations hear good or bad news; the words say how it stands
-        valence, arousal, _ = EMOTIONS[label]
-        return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
+        return implied_affect(label, text)
 
     def _model_lean(self, text: str, next_word_odds) -> float | None:
         """model_lean of what was said, or None where the model gave no odds."""
@@ -193,6 +192,15 @@ class ImpliedFeelings:
 
 _READERS: dict[int, ImpliedFeelings] = {}
 _READERS_LOCK = threading.Lock()
+
+
+def implied_affect(label: str, text: str) -> Affect | None:
+    """Pure. The Affect of a feeling the text implies (`label`, one of EMOTIONS, or NONE: None), its
+    cause the first clause of the turn's main event."""
+    if label == NONE:
+        return None
+    valence, arousal, _ = EMOTIONS[label]
+    return Affect(label, valence, arousal, first_clause(main_event(text)) or None, stated=False)
 
 
 def is_bad(felt: Affect | None) -> bool:

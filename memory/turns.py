@@ -22,7 +22,8 @@ from .clusters import ALPHA
 from .dates import format_date
 from .emergence import Change, Emergence
 from .errors import MemoryStoreError
-from .implied import implied_feelings
+from .feelings import shipped_classifier
+from .implied import implied_affect, implied_feelings
 from .ranking import Result, block_results, memory_block
 from .recall import Recaller
 from .store import MemoryStore
@@ -59,6 +60,7 @@ class PersonMemory:
         self.k, self.budget_tokens = k, budget_tokens
         self.recaller = Recaller(store, person_id, self.embedder)
         self.implied = implied_feelings(self.embedder)
+        self.feelings = shipped_classifier()
         self.emergence = Emergence(store, person_id, llm, clock, cluster_coherence) \
             if cluster_coherence is not None else None
         self._session_turns: list[tuple[int, str, Affect | None, str | None]] = []
@@ -126,12 +128,16 @@ class PersonMemory:
         return voice
 
     def _implied(self, text: str, ahead: bool) -> Affect | None:
-        """The feeling the words imply, its way checked by the language model where there is one
-        (memory/implied.py); without it if the model is busy with replies for too long. `ahead`: a
-        date they name is still to come."""
-        odds = getattr(self.llm, "next_word_odds", None)
+        """The feeling the words imply: read from the language model's sentence vector where the
+        classifier was trained on this model's (memory/feelings.py), else from the described situations,
+        its way checked by the model where there is one (memory/implied.py); from the situations alone
+        if the model is busy with replies for too long. `ahead`: a date they name is still to come."""
         try:
-            return self.implied.of(text, odds, ahead)
+            if self.feelings is not None and self.feelings.reads(getattr(self.llm, "name", "")):
+                vector = self.llm.sentence_vector(text)
+                if vector is not None:
+                    return implied_affect(self.feelings.read(vector)[0], text)
+            return self.implied.of(text, getattr(self.llm, "next_word_odds", None), ahead)
         except Exception as exc:  # a model failure (or replies holding it too long) never loses the write
             log.info("the feeling's way was not checked by the model (%s)", type(exc).__name__)
             return self.implied.of(text, ahead=ahead)

@@ -127,14 +127,28 @@ def test_a_feeling_found_is_turned_only_where_the_model_leans_clearly_the_other_
     assert turned("sad", scores, -3.0) == "sad"
 
 
-def test_memory_asks_the_language_model_which_way_a_feeling_goes(tmp_path, embedder, engines):
+class _Renamed:
+    """The real model under another file's name: the feeling classifier was not trained on its vectors
+    (memory/feelings.py), so the described situations read the feeling and the model checks its way."""
+
+    name = "another-model.gguf"
+
+    def __init__(self, llm) -> None:
+        self.next_word_odds = llm.next_word_odds
+
+
+@pytest.mark.parametrize("renamed", [False, True], ids=["classifier", "situations-and-lean"])
+def test_memory_reads_which_way_a_feeling_goes_with_the_language_model(tmp_path, embedder, engines, renamed):
     # the embedder's situations heard getting a job in it and wrote happiness (a set of written turns)
+    from memory.affect import EMOTIONS
+
     store = open_store(tmp_path, embedder)
     try:
-        pm = PersonMemory(store, store.add_person("Dana"), llm=engines.llm, clock=lambda: datetime(2026, 3, 2, 9))
+        llm = _Renamed(engines.llm) if renamed else engines.llm
+        pm = PersonMemory(store, store.add_person("Dana"), llm=llm, clock=lambda: datetime(2026, 3, 2, 9))
         pm.remember("My husband was made redundant on Monday and we've got the mortgage to pay.", "Oh no.")
         item = store.items_of_person(pm.person_id)[0]
-        assert item[4].emotion in ("sad", "worried", "frustrated")
+        assert EMOTIONS[item[4].emotion][0] < 0  # bad news, whichever feeling of it
     finally:
         store.close()
 
