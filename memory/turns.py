@@ -139,7 +139,7 @@ class PersonMemory:
                     return implied_affect(self.feelings.read(vector)[0], text)
             return self.implied.of(text, getattr(self.llm, "next_word_odds", None), ahead)
         except Exception as exc:  # a model failure (or replies holding it too long) never loses the write
-            log.info("the feeling's way was not checked by the model (%s)", type(exc).__name__)
+            log.info("the feeling was read without the model (%s)", type(exc).__name__)
             return self.implied.of(text, ahead=ahead)
 
     def _heard_affect(self, text: str, turn_id: int) -> Affect | None:
