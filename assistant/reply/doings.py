@@ -44,10 +44,10 @@ I_CLAUSE = re.compile(r"\bI(?:'m|'ve|'d| am| was| have| had)?\s+(?:been\s+|reall
 
 # "We painted the kitchen": what they did together with someone, said as Hearth's own doing too
 WE_CLAUSE = re.compile(r"\bwe(?:['’]re|['’]ve|['’]d| are| were| have| had)?\s+(?:been\s+|really\s+|just\s+|also\s+|"
-                        r"finally\s+|to\s+)?([a-z']+)", re.I)
+                       r"finally\s+|to\s+)?([a-z']+)", re.I)
 # "I will have to stop training", "I can't drive yet": the verb a modal is said with
 I_MODAL = re.compile(r"\bI(?:['’]ll| will| would| can| could| should| must| might|['’]d)(?:n['’]t| not)?\s+"
-                      r"(?:have\s+to\s+|be\s+able\s+to\s+|need\s+to\s+)?([a-z']+)", re.I)
+                     r"(?:have\s+to\s+|be\s+able\s+to\s+|need\s+to\s+)?([a-z']+)", re.I)
 
 
 # "I just got back from a long walk": their own words about themselves, said back as Hearth's, whatever
