@@ -136,7 +136,7 @@ class PersonMemory:
             if self.feelings is not None and self.feelings.reads(getattr(self.llm, "name", "")):
                 vector = self.llm.sentence_vector(text)
                 if vector is not None:
-                    return implied_affect(self.feelings.read(vector)[0], text)
+                    return implied_affect(self.feelings.kind_of(vector), text)
             return self.implied.of(text, getattr(self.llm, "next_word_odds", None), ahead)
         except Exception as exc:  # a model failure (or replies holding it too long) never loses the write
             log.info("the feeling was read without the model (%s)", type(exc).__name__)

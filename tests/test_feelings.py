@@ -30,6 +30,16 @@ def test_the_likeliest_kind_is_read_with_its_probability():
     assert classifier.read(np.array([-3.0, 0.0]))[0] == "happy"
 
 
+def test_a_feeling_not_sure_enough_is_none():
+    classifier = FeelingClassifier("m.gguf", ("sad", NONE, "happy", "tired"), np.zeros((4, 1)),
+                                   np.log(np.array([0.29, 0.24, 0.24, 0.23])))
+    assert classifier.read(np.zeros(1))[0] == "sad"
+    assert classifier.kind_of(np.zeros(1)) == NONE  # likeliest, but at 0.29
+    sure = FeelingClassifier("m.gguf", ("sad", NONE, "happy", "tired"), np.zeros((4, 1)),
+                             np.log(np.array([0.31, 0.24, 0.24, 0.21])))
+    assert sure.kind_of(np.zeros(1)) == "sad"
+
+
 def test_a_vector_of_another_size_is_refused():
     with pytest.raises(ValueError):
         _two_kinds().read(np.zeros(3))
