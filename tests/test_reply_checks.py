@@ -935,3 +935,12 @@ def test_told_of_a_death_no_reply_hopes_the_one_who_died_lives():
     # words that go on with a death are read with it
     assert hopes_for_the_dead("I hope he recovers.", "He loved his garden.", before=died)
     assert not hopes_for_the_dead("I hope he recovers.", "My brother started a new job.", before=died)
+
+
+def test_an_age_given_hearth_is_a_slip_of_perspective():
+    # the replies benchmark's birthday, after "My birthday is on the fourteenth of March, I'll be forty."
+    assert rp.tells_its_age("Your birthday is on the 14th of March. I will be 40.") == ["I will be 40"]
+    assert rp.tells_its_age("I'll be forty-one then.") and rp.tells_its_age("I am 94.")
+    assert rp.perspective_errors("I will be 40.", "Dana", set(), ["I'll be forty."])
+    assert not rp.tells_its_age("You will be 40.") and not rp.tells_its_age("I'm 100% sure it was Tuesday.")
+    assert not rp.tells_its_age("I'm glad you're turning forty.")

@@ -25,7 +25,7 @@ from assistant.reply.general_checks import FALLBACK_REPLY, NOT_TOLD_REPLY, ackno
 from assistant.reply.guard import begun_well, continued, own_words
 from assistant.reply.openings import unearned_openings
 from assistant.reply.names import names_itself, own_names, their_name_for_another
-from assistant.reply.perspective import claims_anothers, gives_another_theirs
+from assistant.reply.perspective import claims_anothers, gives_another_theirs, tells_its_age
 from assistant.reply.retold import first_person, repaired
 from assistant.reply.troubles import goes_on_from, goes_on_with_bad_news, hopes_for_the_dead
 from assistant.reply.prompt import EXAMPLE_PROPS, EXAMPLE_WORDS, History, build_messages
@@ -120,8 +120,8 @@ class Generator:
             """The examples' notes, a number or a name nobody said, or the person's own name, or one they
             gave another of theirs, given to one of theirs (judged as it would be voiced: "My dog is
             Dana." is said "Your dog is Dana."), or what they do told as another's doing, or what
-            another of theirs did told as Hearth's, or Hearth called by a name not its own, or, told of a
-            death, a hope that someone is alive or recovers."""
+            another of theirs did told as Hearth's, or Hearth called by a name not its own or given an
+            age, or, told of a death, a hope that someone is alive or recovers."""
             return (borrows(piece, EXAMPLE_PROPS, conversation)
                     or about_them and (invents_numbers(piece, conversation) or invents_names(piece, conversation)
                                        or tells_untold(piece, told, job.heard))
@@ -129,6 +129,7 @@ class Generator:
                     or names_another(voiced(piece), conversation)
                     or bool(gives_another_theirs(voiced(piece), in_their_words))
                     or bool(claims_anothers(voiced(piece), said)) or bool(names_itself(voiced(piece)))
+                    or bool(tells_its_age(piece))
                     or hopes_for_the_dead(piece, job.heard, before))
 
         def bad_news(heard: str) -> bool:

@@ -206,6 +206,17 @@ def hands_them_anothers_age(reply: str, said: list[str]) -> list[str]:
     return [m.group(0) for m in _YOUR_AGE.finditer(reply)]
 
 
+# Hearth telling an age of its own: "I will be 40." after "My birthday is on the fourteenth of March,
+# I'll be forty." (replies benchmark): their age, said back as Hearth's. Not a share ("I'm 100% sure").
+_ITS_AGE = re.compile(r"\bI(?:['’]m| am| was| turned| turn| will be|['’]ll be)\s+" + _ABOUT + _AGE
+                      + r"(?!\s*(?:%|per\s*cent|percent))")
+
+
+def tells_its_age(reply: str) -> list[str]:
+    """Pure. An age the reply gives Hearth, which has none: the person's own, told back as Hearth's."""
+    return [m.group(0) for m in _ITS_AGE.finditer(reply)]
+
+
 _YOU_ARE_NAMED = re.compile(r"\b[Yy]ou(?:['’]re| are)\s+([A-Z][a-z]+)\b(?![’'-])")
 
 
@@ -254,13 +265,13 @@ def disowns(reply: str, heard: str) -> bool:
 def perspective_errors(reply: str, person: str, things: set[str], said: list[str] = ()) -> list[str]:
     """Every slip of perspective: about the person by name, their things as Hearth's, what they did
     (or another of theirs did) told as Hearth's own doing, their own name given to one of theirs, or
-    taken as Hearth's, or any name but its own; the
-    person told as one of theirs, or what another of theirs does or has (`said` ends with what they
-    just said) told as their own."""
+    taken as Hearth's, or any name but its own, or an age given Hearth; the person told as one of
+    theirs, or what another of theirs does or has (`said` ends with what they just said) told as
+    their own."""
     said = list(said)
     slips = (third_person_slips(reply, person) + claims_their_things(reply, things) + speaks_as_them(reply, said)
              + their_name_for_another(reply, person) + claims_their_name(reply, {person})
              + makes_them_theirs(reply, said) + (gives_them_anothers(reply, said[-1]) if said else [])
              + hands_them_anothers_thing(reply, said[-2:]) + hands_them_anothers_age(reply, said[-2:])
-             + claims_anothers(reply, said) + names_itself(reply))
+             + claims_anothers(reply, said) + names_itself(reply) + tells_its_age(reply))
     return list(dict.fromkeys(slips))  # their name taken as Hearth's is also a name not its own: once
