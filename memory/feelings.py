@@ -4,9 +4,10 @@ The bundled model's hidden states over a turn, averaged (ChatModel.sentence_vect
 happened and how it goes for the speaker better than the text embedder's nearest described
 situations (memory/implied.py): on written turns it was not trained on, a feeling family right
 for about three in four against one in two. The classifier (multinomial logistic regression) is
-trained by `python -m memory.train_feelings` on the described situations and the written turns of
-benchmarks/data/memory-writes-more.json, and ships as weights for one model file: another model
-gives other vectors, and falls back to the described situations.
+trained by `python -m memory.train_feelings` on the described situations, the examples of
+memory/feeling_examples.json and the written turns of benchmarks/data/memory-writes-more.json, and
+ships as weights for one model file: another model gives other vectors, and falls back to the
+described situations.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from pathlib import Path
 import numpy as np
 
 from .implied import NONE
-
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,9 @@ class FeelingClassifier:
         return kind if probability >= SURE_ENOUGH else NONE
 
     def save(self, path: Path, **about) -> None:
-        np.savez_compressed(path, model=self.model, kinds=np.array(self.kinds), weights=self.weights.astype(np.float32),
-                            bias=self.bias.astype(np.float32), **{k: np.array(v) for k, v in about.items()})
+        np.savez_compressed(path, model=self.model, kinds=np.array(self.kinds),
+                            weights=self.weights.astype(np.float32), bias=self.bias.astype(np.float32),
+                            **{k: np.array(v) for k, v in about.items()})
 
 
 def load(path: Path = WEIGHTS) -> FeelingClassifier | None:

@@ -3,10 +3,11 @@
     .venv/bin/python -m memory.train_feelings [--model GGUF] [--out memory/feelings.npz] [--check FILE ...]
 
 Trained on the described situations (memory/implied.py's SITUATIONS), the examples of
-memory/feeling_examples.json and the written turns of benchmarks/data/memory-writes-more.json, each labelled with its feeling family or none. It prints
-how often the family is right on each of that file's sets when trained without it (the sets were
-written one after another, each before the writer was run on it), and on each `--check` file (by
-default the shared dev turns and benchmarks/data/memory-writes-held.json, never trained on).
+memory/feeling_examples.json and the written turns of benchmarks/data/memory-writes-more.json, each
+labelled with its feeling family or none. It prints how often the family is right on each of that
+file's sets when trained without it (the sets were written one after another, each before the writer
+was run on it), and on each `--check` file (by default the shared dev turns and
+benchmarks/data/memory-writes-held.json, never trained on).
 Needs scikit-learn (`pip install -e '.[train]'`); Hearth itself reads the weights with numpy.
 """
 
