@@ -193,7 +193,8 @@ _ABOUT = r"(?:almost\s+|nearly\s+|only\s+|just\s+)?"
 _WAS = r"(?:was|is|were|turned|turns|will\s+be|['’]s)\s+"
 _ANOTHERS_AGE = re.compile(r"\b(?:[Hh]e|[Ss]he|[Tt]hey|[Mm]y\s+[a-z]+|(?!It|That|This|There|What|Which)[A-Z][a-z]+)\s+"
                            + _WAS + _ABOUT + _AGE)
-_OWN_AGE = re.compile(r"\bI(?:['’]m| am| was| turned| turn| will be)\s+" + _ABOUT + _AGE)
+_I_AM = r"\bI(?:['’]m| am| was| turned| turn| will be"  # (left open: an age given Hearth takes "I'll be" too)
+_OWN_AGE = re.compile(_I_AM + r")\s+" + _ABOUT + _AGE)
 _YOUR_AGE = re.compile(r"\byou(?:['’]re| are| were)\s+(?:(?:very|so|quite|really|still|only|getting|now)\s+)*"
                        r"(?:old|young|elderly|aged|" + _AGE + ")", re.I)
 
@@ -208,8 +209,7 @@ def hands_them_anothers_age(reply: str, said: list[str]) -> list[str]:
 
 # Hearth telling an age of its own: "I will be 40." after "My birthday is on the fourteenth of March,
 # I'll be forty." (replies benchmark): their age, said back as Hearth's. Not a share ("I'm 100% sure").
-_ITS_AGE = re.compile(r"\bI(?:['’]m| am| was| turned| turn| will be|['’]ll be)\s+" + _ABOUT + _AGE
-                      + r"(?!\s*(?:%|per\s*cent|percent))")
+_ITS_AGE = re.compile(_I_AM + r"|['’]ll be)\s+" + _ABOUT + _AGE + r"(?!\s*(?:%|per\s*cent|percent))")
 
 
 def tells_its_age(reply: str) -> list[str]:
